@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# A real, local Kubernetes control plane on loopback, built from source through the Go module proxy.
+#
+#   e2e/cluster.sh build                      build the binaries (cached, keyed by version)
+#   e2e/cluster.sh up                         start etcd, kube-apiserver, kube-controller-manager, KWOK
+#   e2e/cluster.sh env                        print the exports for KUBECONFIG and PATH
+#   e2e/cluster.sh status                     say what runs
+#   e2e/cluster.sh down                       stop what `up` started and remove the cluster's data
+#   e2e/cluster.sh sa-kubeconfig NS NAME [F]  write a kubeconfig for a ServiceAccount
+#
+# Binaries are cached in $SYNCGC_CACHE (default ~/.cache/syncgc) and never enter the repository.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+K8S_VERSION=v1.36.3
+ETCD_VERSION=v3.6.16
+KWOK_VERSION=v0.8.0
+HELM_VERSION=v3.22.0
+
+CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
+BIN_K8S=$CACHE/bin/kubernetes-$K8S_VERSION
+BIN_ETCD=$CACHE/bin/etcd-$ETCD_VERSION
+BIN_KWOK=$CACHE/bin/kwok-$KWOK_VERSION
+BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
+TOOLS=$CACHE/tools   # kubectl and helm, linked, for PATH
+DATA=${SYNCGC_CLUSTER_DIR:-$CACHE/cluster}
+PKI=$DATA/pki
+LOGS=$DATA/logs
+PIDS=$DATA/pids
+KUBECONFIG_FILE=$DATA/admin.kubeconfig
+
+ETCD_PORT=${SYNCGC_ETCD_PORT:-23790}
+ETCD_PEER_PORT=${SYNCGC_ETCD_PEER_PORT:-23800}
+APISERVER_PORT=${SYNCGC_APISERVER_PORT:-16443}
+KCM_PORT=${SYNCGC_KCM_PORT:-16257}
+KWOK_PORT=${SYNCGC_KWOK_PORT:-16080}
+NODE_NAME=kwok-node-0
+
+log() { printf '[cluster] %s\n' "$*" >&2; }
+die() { printf '[cluster] error: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------
+# build
+# ---------------------------------------------------------------------------------------------
+
+ldflags_k8s() {
+  local minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
+  local p=k8s.io/component-base/version
+  local c=k8s.io/client-go/pkg/version
+  local flags="-s -w"
+  for pkg in $p $c; do
+    flags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+    flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+  done
+  echo "$flags"
+}
+
+build_kubernetes() {
+  [[ -x $BIN_K8S/kube-apiserver && -x $BIN_K8S/kube-controller-manager && -x $BIN_K8S/kubectl ]] && return
+  log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kubectl); first time only"
+  mkdir -p "$BIN_K8S.tmp"
+  local cmd
+  for cmd in kube-apiserver kube-controller-manager kubectl; do
+    log "  go build $cmd"
+    (cd "$HERE/toolchain/kubernetes" && CGO_ENABLED=0 go build -trimpath -ldflags "$(ldflags_k8s)" \
+      -o "$BIN_K8S.tmp/$cmd" "k8s.io/kubernetes/cmd/$cmd")
+  done
+  rm -rf "$BIN_K8S" && mv "$BIN_K8S.tmp" "$BIN_K8S"
+}
+
+build_etcd() {
+  [[ -x $BIN_ETCD/etcd ]] && return
+  log "building etcd $ETCD_VERSION; first time only"
+  mkdir -p "$BIN_ETCD.tmp"
+  (cd "$HERE/toolchain/etcd" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" \
+    -o "$BIN_ETCD.tmp/etcd" go.etcd.io/etcd/server/v3)
+  rm -rf "$BIN_ETCD" && mv "$BIN_ETCD.tmp" "$BIN_ETCD"
+}
+
+build_kwok() {
+  [[ -x $BIN_KWOK/kwok && -d $BIN_KWOK/stage ]] && return
+  log "building KWOK $KWOK_VERSION; first time only"
+  mkdir -p "$BIN_KWOK.tmp/stage"
+  GOBIN="$BIN_KWOK.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
+  # The stage files (node init, pod ready, pod graceful delete) ship in the module's source.
+  local src
+  src=$(go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  cp "$src"/kustomize/stage/node/fast/node-*.yaml "$src"/kustomize/stage/pod/general/pod-*.yaml "$BIN_KWOK.tmp/stage/"
+  chmod -R u+w "$BIN_KWOK.tmp"
+  rm -rf "$BIN_KWOK" && mv "$BIN_KWOK.tmp" "$BIN_KWOK"
+}
+
+build_helm() {
+  [[ -x $BIN_HELM/helm ]] && return
+  log "building helm $HELM_VERSION; first time only"
+  GOBIN="$BIN_HELM.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  rm -rf "$BIN_HELM" && mv "$BIN_HELM.tmp" "$BIN_HELM"
+}
+
+cmd_build() {
+  command -v go >/dev/null || die "Go is required to build the control plane (go.dev/dl)"
+  build_etcd
+  build_kubernetes
+  build_kwok
+  build_helm
+  mkdir -p "$TOOLS"
+  ln -sf "$BIN_K8S/kubectl" "$TOOLS/kubectl"
+  ln -sf "$BIN_HELM/helm" "$TOOLS/helm"
+}
+
+# ---------------------------------------------------------------------------------------------
+# certificates and kubeconfigs
+# ---------------------------------------------------------------------------------------------
+
+gen_cert() { # name CN O [server]
+  local name=$1 cn=$2 org=$3 server=${4:-}
+  local subj="/CN=$cn"; [[ -n $org ]] && subj="/O=$org/CN=$cn"
+  openssl req -new -newkey rsa:2048 -nodes -keyout "$PKI/$name.key" -subj "$subj" -out "$PKI/$name.csr" 2>/dev/null
+  local ext="$PKI/$name.ext"
+  if [[ -n $server ]]; then
+    printf 'subjectAltName=IP:127.0.0.1,IP:10.96.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local\nextendedKeyUsage=serverAuth\n' >"$ext"
+  else
+    printf 'extendedKeyUsage=clientAuth\n' >"$ext"
+  fi
+  openssl x509 -req -in "$PKI/$name.csr" -CA "$PKI/ca.crt" -CAkey "$PKI/ca.key" -CAcreateserial \
+    -days 3650 -extfile "$ext" -out "$PKI/$name.crt" 2>/dev/null
+}
+
+write_kubeconfig() { # file user-cert-name
+  local file=$1 cert=$2
+  cat >"$file" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: syncgc-local
+  cluster:
+    server: https://127.0.0.1:$APISERVER_PORT
+    certificate-authority: $PKI/ca.crt
+users:
+- name: $cert
+  user:
+    client-certificate: $PKI/$cert.crt
+    client-key: $PKI/$cert.key
+contexts:
+- name: syncgc-local
+  context: {cluster: syncgc-local, user: $cert}
+current-context: syncgc-local
+EOF
+}
+
+make_pki() {
+  [[ -f $PKI/ca.crt ]] && return
+  mkdir -p "$PKI"
+  openssl req -x509 -new -newkey rsa:2048 -nodes -keyout "$PKI/ca.key" -subj "/CN=syncgc-local-ca" \
+    -days 3650 -out "$PKI/ca.crt" 2>/dev/null
+  gen_cert apiserver kube-apiserver "" server
+  gen_cert admin admin system:masters
+  gen_cert kcm system:kube-controller-manager ""
+  openssl genrsa -out "$PKI/sa.key" 2048 2>/dev/null
+  openssl rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null
+  write_kubeconfig "$KUBECONFIG_FILE" admin
+  write_kubeconfig "$DATA/kcm.kubeconfig" kcm
+}
+
+# ---------------------------------------------------------------------------------------------
+# processes
+# ---------------------------------------------------------------------------------------------
+
+running() { # name
+  local f=$PIDS/$1.pid
+  [[ -f $f ]] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+start() { # name command...
+  local name=$1; shift
+  if running "$name"; then return; fi
+  mkdir -p "$LOGS" "$PIDS"
+  setsid "$@" >"$LOGS/$name.log" 2>&1 </dev/null &
+  echo $! >"$PIDS/$name.pid"
+  log "started $name (pid $!, log $LOGS/$name.log)"
+}
+
+wait_for() { # description seconds command...
+  local what=$1 secs=$2; shift 2
+  local deadline=$((SECONDS + secs))
+  until "$@" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || die "$what not ready after ${secs}s; see $LOGS"
+    sleep 0.5
+  done
+}
+
+kubectl_admin() { "$BIN_K8S/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
+
+cmd_up() {
+  cmd_build
+  mkdir -p "$DATA"
+  make_pki
+
+  start etcd "$BIN_ETCD/etcd" --name syncgc-local --data-dir "$DATA/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "syncgc-local=http://127.0.0.1:$ETCD_PEER_PORT" \
+    --quota-backend-bytes 8589934592 --unsafe-no-fsync --log-level warn
+  wait_for etcd 60 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+
+  start kube-apiserver "$BIN_K8S/kube-apiserver" \
+    --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
+    --tls-cert-file "$PKI/apiserver.crt" --tls-private-key-file "$PKI/apiserver.key" \
+    --client-ca-file "$PKI/ca.crt" \
+    --authorization-mode RBAC \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
+    --api-audiences https://kubernetes.default.svc.cluster.local \
+    --service-cluster-ip-range 10.96.0.0/16 \
+    --allow-privileged \
+    --max-requests-inflight 1000 --max-mutating-requests-inflight 500 \
+    --v 1
+  wait_for kube-apiserver 120 "$BIN_K8S/kubectl" --kubeconfig "$KUBECONFIG_FILE" get --raw /readyz
+
+  start kube-controller-manager "$BIN_K8S/kube-controller-manager" \
+    --kubeconfig "$DATA/kcm.kubeconfig" \
+    --authentication-kubeconfig "$DATA/kcm.kubeconfig" --authorization-kubeconfig "$DATA/kcm.kubeconfig" \
+    --bind-address 127.0.0.1 --secure-port "$KCM_PORT" \
+    --controllers "${SYNCGC_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller}" \
+    --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" \
+    --use-service-account-credentials=false --leader-elect=false \
+    ${SYNCGC_KCM_EXTRA_ARGS:-} --v 1
+  wait_for kube-controller-manager 60 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
+
+  start kwok "$BIN_KWOK/kwok" --kubeconfig "$KUBECONFIG_FILE" \
+    --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
+    --disregard-status-with-annotation-selector kwok.x-k8s.io/status=custom \
+    --cidr 10.0.0.1/24 --node-ip 10.0.0.1 --node-port 0 \
+    --server-address "127.0.0.1:$KWOK_PORT" \
+    $(for f in "$BIN_KWOK"/stage/*.yaml; do printf -- '--config %s ' "$f"; done)
+  ensure_node
+  wait_for "node $NODE_NAME" 60 node_ready
+  wait_for "default ServiceAccount" 60 kubectl_admin get serviceaccount default -n default
+
+  cmd_env | head -1
+}
+
+node_ready() {
+  [[ $(kubectl_admin get node "$NODE_NAME" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}') == True ]]
+}
+
+ensure_node() {
+  kubectl_admin apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Node
+metadata:
+  name: $NODE_NAME
+  annotations:
+    kwok.x-k8s.io/node: fake
+  labels:
+    kubernetes.io/hostname: $NODE_NAME
+    type: kwok
+status:
+  allocatable: {cpu: "64", memory: 256Gi, pods: "1000"}
+  capacity: {cpu: "64", memory: 256Gi, pods: "1000"}
+EOF
+}
+
+cmd_env() {
+  echo "export KUBECONFIG=$KUBECONFIG_FILE"
+  echo "export PATH=$TOOLS:\$PATH"
+}
+
+cmd_status() {
+  local name any=0
+  for name in etcd kube-apiserver kube-controller-manager kwok; do
+    if running "$name"; then echo "$name: running (pid $(cat "$PIDS/$name.pid"))"; any=1
+    else echo "$name: stopped"; fi
+  done
+  if ((any)) && [[ -x $BIN_K8S/kubectl ]]; then
+    kubectl_admin version 2>/dev/null | sed 's/^/  /' || true
+  fi
+}
+
+cmd_down() {
+  local name
+  for name in kwok kube-controller-manager kube-apiserver etcd; do
+    [[ -f $PIDS/$name.pid ]] || continue
+    local pid; pid=$(cat "$PIDS/$name.pid")
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      local deadline=$((SECONDS + 20))
+      while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+      kill -9 "$pid" 2>/dev/null || true
+      log "stopped $name (pid $pid)"
+    fi
+    rm -f "$PIDS/$name.pid"
+  done
+  rm -rf "$DATA"
+}
+
+cmd_sa_kubeconfig() { # namespace name [file]
+  local ns=${1:?namespace} name=${2:?service account name}
+  local out=${3:-$DATA/sa-$ns-$name.kubeconfig}
+  local token
+  token=$(kubectl_admin create token "$name" -n "$ns" --duration 24h)
+  cat >"$out" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: syncgc-local
+  cluster:
+    server: https://127.0.0.1:$APISERVER_PORT
+    certificate-authority: $PKI/ca.crt
+users:
+- name: $ns-$name
+  user:
+    token: $token
+contexts:
+- name: syncgc-local
+  context: {cluster: syncgc-local, user: $ns-$name, namespace: $ns}
+current-context: syncgc-local
+EOF
+  echo "$out"
+}
+
+case ${1:-} in
+  build) cmd_build ;;
+  up) cmd_up ;;
+  env) cmd_env ;;
+  status) cmd_status ;;
+  down) cmd_down ;;
+  sa-kubeconfig) shift; cmd_sa_kubeconfig "$@" ;;
+  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac

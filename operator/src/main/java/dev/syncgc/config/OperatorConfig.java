@@ -1,0 +1,135 @@
+package dev.syncgc.config;
+
+import dev.syncgc.Operator;
+import dev.syncgc.core.settings.GoDuration;
+import dev.syncgc.engine.EngineSettings;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Command-line flags; each can also be set by the environment variable named in its default. */
+@Command(
+    name = "syncgc-operator",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Synchronous garbage collection for Kubernetes custom resources.")
+public class OperatorConfig implements Callable<Integer> {
+  public static final String DEFAULT_BUILTIN_KINDS =
+      "ConfigMap,Secret,Service,Pod,apps/Deployment,apps/ReplicaSet,apps/StatefulSet,batch/Job";
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--http-address", defaultValue = "${env:SYNCGC_HTTP_ADDRESS:-0.0.0.0}",
+      description = "Address for /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE}, env SYNCGC_HTTP_ADDRESS).")
+  public String httpAddress;
+
+  @Option(names = "--http-port", defaultValue = "${env:SYNCGC_HTTP_PORT:-8080}",
+      description = "Port for /healthz, /readyz and /metrics; 0 picks a free one (default: ${DEFAULT-VALUE}, env SYNCGC_HTTP_PORT).")
+  public int httpPort;
+
+  @Option(names = "--workers", defaultValue = "${env:SYNCGC_WORKERS:-32}",
+      description = "Objects synced in parallel (default: ${DEFAULT-VALUE}, env SYNCGC_WORKERS).")
+  public int workers;
+
+  @Option(names = "--kube-api-qps", defaultValue = "${env:SYNCGC_KUBE_API_QPS:-200}",
+      description = "Sustained API requests per second (default: ${DEFAULT-VALUE}, env SYNCGC_KUBE_API_QPS).")
+  public double qps;
+
+  @Option(names = "--kube-api-burst", defaultValue = "${env:SYNCGC_KUBE_API_BURST:-400}",
+      description = "API request burst (default: ${DEFAULT-VALUE}, env SYNCGC_KUBE_API_BURST).")
+  public int burst;
+
+  @Option(names = "--namespaces", split = ",", defaultValue = "${env:SYNCGC_NAMESPACES:-}",
+      description = "Namespaces whose objects are tracked, comma-separated; empty for all (env SYNCGC_NAMESPACES).")
+  public List<String> namespaces;
+
+  @Option(names = "--builtin-kinds", split = ",", defaultValue = "${env:SYNCGC_BUILTIN_KINDS:-" + DEFAULT_BUILTIN_KINDS + "}",
+      description = "Built-in kinds to track besides every CRD kind, as Kind or group/Kind (default: ${DEFAULT-VALUE}, env SYNCGC_BUILTIN_KINDS).")
+  public List<String> builtinKinds;
+
+  @Option(names = "--default-timeout", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_DEFAULT_TIMEOUT:-2m}",
+      description = "Base deadline of a synchronous deletion without syncgc.dev/timeout (default: ${DEFAULT-VALUE}, env SYNCGC_DEFAULT_TIMEOUT).")
+  public Duration defaultTimeout;
+
+  @Option(names = "--timeout-per-dependent", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_TIMEOUT_PER_DEPENDENT:-100ms}",
+      description = "Added to the base deadline for each dependent, direct or indirect (default: ${DEFAULT-VALUE}, env SYNCGC_TIMEOUT_PER_DEPENDENT).")
+  public Duration timeoutPerDependent;
+
+  @Option(names = "--waiting-event-interval", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_WAITING_EVENT_INTERVAL:-30s}",
+      description = "At most one WaitingForDependents Event per owner in this time (default: ${DEFAULT-VALUE}).")
+  public Duration waitingEventInterval;
+
+  @Option(names = "--recheck-interval", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_RECHECK_INTERVAL:-30s}",
+      description = "A waiting owner is looked at again at least this often (default: ${DEFAULT-VALUE}).")
+  public Duration recheckInterval;
+
+  /** Parses Go-style durations (90s, 5m, 1h30m) with a message that names the value. */
+  public static final class DurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      return GoDuration.parse(value);
+    }
+  }
+
+  void validate() {
+    if (workers < 1) {
+      throw new ParameterException(spec.commandLine(), "--workers must be at least 1, got " + workers);
+    }
+    if (!(qps > 0)) {
+      throw new ParameterException(spec.commandLine(), "--kube-api-qps must be greater than 0, got " + qps);
+    }
+    if (burst < 1) {
+      throw new ParameterException(spec.commandLine(), "--kube-api-burst must be at least 1, got " + burst);
+    }
+    if (httpPort < 0 || httpPort > 65535) {
+      throw new ParameterException(spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);
+    }
+    for (String kind : builtinKinds()) {
+      if (!kind.matches("([a-z0-9.-]+/)?[A-Z][A-Za-z0-9]*")) {
+        throw new ParameterException(spec.commandLine(),
+            "--builtin-kinds: '" + kind + "' is not Kind or group/Kind, e.g. ConfigMap or apps/Deployment");
+      }
+    }
+  }
+
+  public List<String> builtinKinds() {
+    return clean(builtinKinds);
+  }
+
+  public EngineSettings engineSettings() {
+    Set<String> ns = new LinkedHashSet<>(clean(namespaces));
+    return new EngineSettings(workers, ns, defaultTimeout, timeoutPerDependent, waitingEventInterval,
+        recheckInterval);
+  }
+
+  private static List<String> clean(List<String> values) {
+    return values == null ? List.of()
+        : values.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    return new Operator(this).run();
+  }
+
+  @Override
+  public String toString() {
+    return "workers=" + workers + " qps=" + qps + " burst=" + burst + " namespaces=" + clean(namespaces)
+        + " builtinKinds=" + builtinKinds() + " defaultTimeout=" + defaultTimeout
+        + " timeoutPerDependent=" + timeoutPerDependent + " " + Arrays.asList(httpAddress, httpPort);
+  }
+}

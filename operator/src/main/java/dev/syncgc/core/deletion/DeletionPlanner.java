@@ -1,0 +1,227 @@
+package dev.syncgc.core.deletion;
+
+import dev.syncgc.core.cycle.Cycles;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.settings.Propagation;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Decides, from the graph alone, what to do next for an owner that carries the syncgc finalizer and
+ * is being deleted. It never talks to the API server; the I/O edge carries the steps out and asks
+ * again when anything below the owner changes.
+ */
+public final class DeletionPlanner {
+  public static final int MAX_BLOCKERS_REPORTED = 10;
+
+  private final Duration baseTimeout;
+  private final Duration perDependentTimeout;
+
+  public DeletionPlanner(Duration baseTimeout, Duration perDependentTimeout) {
+    this.baseTimeout = baseTimeout;
+    this.perDependentTimeout = perDependentTimeout;
+  }
+
+  /** The default deadline allowance for a deletion with this many dependents, direct and indirect. */
+  public Duration defaultTimeout(int dependentCount) {
+    return baseTimeout.plus(perDependentTimeout.multipliedBy(dependentCount));
+  }
+
+  /**
+   * @param propagation the owner's effective propagation
+   * @param timeout the owner's explicit timeout, if any
+   * @param lastFailure why the last API call on an object (by uid) failed, or null
+   */
+  public List<Step> plan(
+      DependencyGraph graph,
+      ObjectMetadata owner,
+      Propagation propagation,
+      Optional<Duration> timeout,
+      Instant now,
+      Function<String, String> lastFailure) {
+    if (owner.hasFinalizer(Names.ORPHAN_FINALIZER)) {
+      // kubectl delete --cascade=orphan: the request wins, the built-in collector orphans
+      return List.of(new Step.Release(Outcome.ORPHANED, List.of()));
+    }
+    List<ObjectMetadata> dependents = graph.dependentsOf(owner.uid());
+    if (propagation == Propagation.BACKGROUND) {
+      // opted out before the deletion reached syncgc: the built-in collector takes over
+      return List.of(new Step.Release(Outcome.COMPLETED, List.of()));
+    }
+    if (propagation == Propagation.ORPHAN) {
+      List<Step> steps = new ArrayList<>();
+      for (ObjectMetadata d : dependents) {
+        steps.add(new Step.DropReference(d, owner.uid()));
+      }
+      steps.add(new Step.Release(Outcome.ORPHANED, List.of()));
+      return steps;
+    }
+    return planSynchronous(graph, owner, dependents, timeout, now, lastFailure);
+  }
+
+  private List<Step> planSynchronous(
+      DependencyGraph graph,
+      ObjectMetadata owner,
+      List<ObjectMetadata> dependents,
+      Optional<Duration> timeout,
+      Instant now,
+      Function<String, String> lastFailure) {
+    List<Step> steps = new ArrayList<>();
+    Instant deadline = deadlineOf(owner);
+    if (deadline == null) {
+      int count = graph.transitiveDependentCount(owner.uid());
+      deadline = now.plus(timeout.orElseGet(() -> defaultTimeout(count)));
+      steps.add(new Step.Start(deadline, count));
+    }
+    if (dependents.isEmpty()) {
+      steps.add(new Step.Release(Outcome.COMPLETED, List.of()));
+      return steps;
+    }
+    if (!now.isBefore(deadline)) {
+      steps.add(new Step.Release(Outcome.TIMED_OUT, blockers(graph, dependents, lastFailure)));
+      return steps;
+    }
+    boolean acted = false;
+    List<ObjectMetadata> waitingFor = new ArrayList<>();
+    for (ObjectMetadata d : dependents) {
+      if (!d.uid().equals(owner.uid()) && hasOtherSolidOwner(graph, d, owner.uid())) {
+        steps.add(new Step.DropReference(d, owner.uid()));
+        acted = true;
+        continue;
+      }
+      waitingFor.add(d);
+      if (!d.beingDeleted()) {
+        boolean finalizeFirst = !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid());
+        steps.add(new Step.DeleteDependent(d, finalizeFirst));
+        acted = true;
+      }
+    }
+    if (!acted) {
+      Optional<Step.ReleaseCycle> cycle = releasableCycle(graph, owner);
+      if (cycle.isPresent()) {
+        steps.add(cycle.get());
+        return steps;
+      }
+    }
+    steps.add(new Step.Wait(blockers(graph, waitingFor, lastFailure), deadline));
+    return steps;
+  }
+
+  /** The deadline recorded on the owner when its deletion started, or null. */
+  public static Instant deadlineOf(ObjectMetadata owner) {
+    String value = owner.annotation(Names.DEADLINE);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(value);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  private static boolean hasOtherSolidOwner(DependencyGraph graph, ObjectMetadata d, String ownerUid) {
+    for (OwnerLink link : d.owners()) {
+      if (!link.uid().equals(ownerUid)
+          && graph.validity(d, link) == LinkValidity.VALID
+          && graph.ownerState(link).solid()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A cycle through the owner whose members are all being deleted and wait for nothing outside it:
+   * it can only end by being released as a unit.
+   */
+  private static Optional<Step.ReleaseCycle> releasableCycle(DependencyGraph graph, ObjectMetadata owner) {
+    Map<String, ObjectMetadata> seen = new HashMap<>();
+    Function<String, List<String>> successors = uid -> {
+      List<String> next = new ArrayList<>();
+      for (ObjectMetadata d : graph.dependentsOf(uid)) {
+        seen.put(d.uid(), d);
+        next.add(d.uid());
+      }
+      return next;
+    };
+    seen.put(owner.uid(), owner);
+    List<String> component = Cycles.componentOf(owner.uid(), successors);
+    if (!Cycles.isCycle(component, successors)) {
+      return Optional.empty();
+    }
+    Set<String> inside = new HashSet<>(component);
+    List<ObjectMetadata> members = new ArrayList<>();
+    for (String uid : component) {
+      ObjectMetadata member = seen.get(uid);
+      if (member == null || !member.beingDeleted()) {
+        return Optional.empty();
+      }
+      for (String next : successors.apply(uid)) {
+        if (!inside.contains(next)) {
+          return Optional.empty();
+        }
+      }
+      members.add(member);
+    }
+    List<ObjectRef> path = new ArrayList<>();
+    for (String uid : Cycles.pathThrough(owner.uid(), component, successors)) {
+      path.add(seen.get(uid).ref());
+    }
+    return Optional.of(new Step.ReleaseCycle(members, path));
+  }
+
+  private static List<Blocker> blockers(
+      DependencyGraph graph, List<ObjectMetadata> dependents, Function<String, String> lastFailure) {
+    List<Blocker> result = new ArrayList<>();
+    for (ObjectMetadata d : dependents) {
+      if (result.size() == MAX_BLOCKERS_REPORTED) {
+        break;
+      }
+      result.add(new Blocker(d.ref(), why(graph, d, lastFailure.apply(d.uid()))));
+    }
+    return result;
+  }
+
+  /** Why a dependent is still in the store, in words for an Event. */
+  static String why(DependencyGraph graph, ObjectMetadata d, String failure) {
+    List<String> reasons = new ArrayList<>();
+    if (failure != null) {
+      reasons.add(failure);
+    }
+    if (!d.beingDeleted()) {
+      reasons.add(failure == null ? "deletion requested" : "not deleted");
+      return String.join("; ", reasons);
+    }
+    List<String> others = new ArrayList<>(d.finalizers());
+    others.remove(Names.FINALIZER);
+    if (!others.isEmpty()) {
+      reasons.add("held by finalizers " + others);
+    }
+    if (d.deletionGracePeriodSeconds() != null && d.deletionGracePeriodSeconds() > 0) {
+      reasons.add("graceful termination pending (grace period " + d.deletionGracePeriodSeconds() + "s)");
+    }
+    if (d.hasFinalizer(Names.FINALIZER)) {
+      int below = graph.dependentsOf(d.uid()).size();
+      reasons.add("waiting for " + below + " dependent" + (below == 1 ? "" : "s") + " of its own");
+    }
+    if (reasons.isEmpty()) {
+      reasons.add("being deleted");
+    }
+    return String.join("; ", reasons);
+  }
+}

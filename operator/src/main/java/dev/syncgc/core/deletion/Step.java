@@ -1,0 +1,31 @@
+package dev.syncgc.core.deletion;
+
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import java.time.Instant;
+import java.util.List;
+
+/** One thing the I/O edge must do for an owner under deletion. */
+public sealed interface Step {
+
+  /** The synchronous deletion begins: record its deadline on the owner. */
+  record Start(Instant deadline, int dependentCount) implements Step {}
+
+  /** Remove the owner's reference from a dependent that another, solid owner keeps. */
+  record DropReference(ObjectMetadata dependent, String ownerUid) implements Step {}
+
+  /**
+   * Delete a dependent. If {@code finalizeFirst}, it has dependents of its own: put it under
+   * synchronous deletion first (finalizer, with the owner's deadline and grace period).
+   */
+  record DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst) implements Step {}
+
+  /** Let the owner go: remove the syncgc finalizer. */
+  record Release(Outcome outcome, List<Blocker> remaining) implements Step {}
+
+  /** Let every member of a cycle go at once; {@code path} is the cycle, first member repeated last. */
+  record ReleaseCycle(List<ObjectMetadata> members, List<ObjectRef> path) implements Step {}
+
+  /** Nothing more to do now; look again when a dependent changes, or at the deadline. */
+  record Wait(List<Blocker> blockers, Instant deadline) implements Step {}
+}

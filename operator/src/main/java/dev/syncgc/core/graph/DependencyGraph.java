@@ -1,0 +1,221 @@
+package dev.syncgc.core.graph;
+
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.model.Scope;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The owner/dependent graph of every tracked object, keyed by uid. Objects only name their owners;
+ * the graph keeps the reverse index. An owner that is referenced but not observed (not created yet,
+ * already gone, or of an unwatched kind) is a virtual node, kept while something points at it.
+ *
+ * <p>Thread-safe: every method holds the graph's monitor for a short, bounded time.
+ */
+public final class DependencyGraph {
+
+  private static final class Node {
+    ObjectMetadata meta; // null: virtual
+    Set<String> dependents; // null: none
+
+    boolean addDependent(String uid) {
+      if (dependents == null) {
+        dependents = new HashSet<>(4);
+      }
+      return dependents.add(uid);
+    }
+
+    void removeDependent(String uid) {
+      if (dependents != null && dependents.remove(uid) && dependents.isEmpty()) {
+        dependents = null;
+      }
+    }
+
+    boolean unused() {
+      return meta == null && dependents == null;
+    }
+  }
+
+  private final Map<String, Node> nodes = new HashMap<>();
+  private int observed;
+
+  /**
+   * Records an observed object. A version older than the one already held is ignored.
+   *
+   * @return the uids of the owners it named before or names now: their dependents changed
+   */
+  public synchronized Set<String> upsert(ObjectMetadata object) {
+    Node node = nodes.computeIfAbsent(object.uid(), k -> new Node());
+    ObjectMetadata previous = node.meta;
+    if (previous != null && previous.resourceVersion() > object.resourceVersion()) {
+      return Set.of();
+    }
+    if (previous == null) {
+      observed++;
+    }
+    node.meta = object;
+    Set<String> affected = new LinkedHashSet<>();
+    Set<String> now = ownerUids(object);
+    if (previous != null) {
+      for (String owner : ownerUids(previous)) {
+        affected.add(owner);
+        if (!now.contains(owner)) {
+          detach(owner, object.uid());
+        }
+      }
+    }
+    for (String owner : now) {
+      affected.add(owner);
+      nodes.computeIfAbsent(owner, k -> new Node()).addDependent(object.uid());
+    }
+    return affected;
+  }
+
+  /**
+   * Records that an object is gone from the store.
+   *
+   * @return the uids of the owners it named: they may be waiting for it
+   */
+  public synchronized Set<String> remove(String uid) {
+    Node node = nodes.get(uid);
+    if (node == null || node.meta == null) {
+      return Set.of();
+    }
+    Set<String> owners = ownerUids(node.meta);
+    node.meta = null;
+    observed--;
+    if (node.unused()) {
+      nodes.remove(uid);
+    }
+    for (String owner : owners) {
+      detach(owner, uid);
+    }
+    return owners;
+  }
+
+  private void detach(String owner, String dependent) {
+    Node node = nodes.get(owner);
+    if (node != null) {
+      node.removeDependent(dependent);
+      if (node.unused()) {
+        nodes.remove(owner);
+      }
+    }
+  }
+
+  private static Set<String> ownerUids(ObjectMetadata object) {
+    Set<String> uids = new LinkedHashSet<>();
+    for (OwnerLink link : object.owners()) {
+      uids.add(link.uid());
+    }
+    return uids;
+  }
+
+  /** The observed object with this uid, or null. */
+  public synchronized ObjectMetadata get(String uid) {
+    Node node = nodes.get(uid);
+    return node == null ? null : node.meta;
+  }
+
+  /** Observed objects that name this uid as owner through a valid reference. */
+  public synchronized List<ObjectMetadata> dependentsOf(String uid) {
+    Node node = nodes.get(uid);
+    if (node == null || node.dependents == null) {
+      return List.of();
+    }
+    List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
+    for (String d : node.dependents) {
+      ObjectMetadata dependent = nodes.get(d).meta;
+      if (followed(dependent, uid)) {
+        result.add(dependent);
+      }
+    }
+    return result;
+  }
+
+  public synchronized boolean hasDependents(String uid) {
+    Node node = nodes.get(uid);
+    if (node == null || node.dependents == null) {
+      return false;
+    }
+    for (String d : node.dependents) {
+      if (followed(nodes.get(d).meta, uid)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean followed(ObjectMetadata dependent, String ownerUid) {
+    for (OwnerLink link : dependent.owners()) {
+      if (link.uid().equals(ownerUid) && validity(dependent, link) == LinkValidity.VALID) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether Kubernetes would honour this reference of {@code dependent}. */
+  public synchronized LinkValidity validity(ObjectMetadata dependent, OwnerLink link) {
+    if (link.scope() == Scope.UNKNOWN) {
+      return LinkValidity.UNKNOWN_KIND;
+    }
+    if (link.scope() == Scope.NAMESPACED) {
+      if (!dependent.ref().namespaced()) {
+        return LinkValidity.CLUSTER_SCOPED_DEPENDENT;
+      }
+      Node owner = nodes.get(link.uid());
+      if (owner != null && owner.meta != null
+          && !dependent.ref().namespace().equals(owner.meta.ref().namespace())) {
+        return LinkValidity.OWNER_IN_OTHER_NAMESPACE;
+      }
+    }
+    return LinkValidity.VALID;
+  }
+
+  /** What the owner named by {@code link} is now. */
+  public synchronized OwnerState ownerState(OwnerLink link) {
+    if (!link.tracked()) {
+      return OwnerState.PRESUMED_SOLID;
+    }
+    Node node = nodes.get(link.uid());
+    if (node == null || node.meta == null) {
+      return OwnerState.ABSENT;
+    }
+    return node.meta.beingDeleted() ? OwnerState.DELETING : OwnerState.SOLID;
+  }
+
+  /** Number of distinct objects below {@code uid}, direct and indirect, excluding itself. */
+  public synchronized int transitiveDependentCount(String uid) {
+    Set<String> seen = new HashSet<>();
+    Deque<String> todo = new ArrayDeque<>();
+    todo.push(uid);
+    seen.add(uid);
+    while (!todo.isEmpty()) {
+      for (ObjectMetadata d : dependentsOf(todo.pop())) {
+        if (seen.add(d.uid())) {
+          todo.push(d.uid());
+        }
+      }
+    }
+    return seen.size() - 1;
+  }
+
+  /** Observed objects. */
+  public synchronized int size() {
+    return observed;
+  }
+
+  /** Referenced owners not observed. */
+  public synchronized int virtualSize() {
+    return nodes.size() - observed;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.syncgc.core.model;
+
+/** The names SPEC.md fixes, and the ones syncgc adds of its own. */
+public final class Names {
+  public static final String FINALIZER = "syncgc.dev/GarbageCollectionInProgress";
+  public static final String ANNOTATION_PREFIX = "syncgc.dev/";
+  public static final String PROPAGATION = "syncgc.dev/propagation";
+  public static final String TIMEOUT = "syncgc.dev/timeout";
+  public static final String GRACE_PERIOD = "syncgc.dev/grace-period-seconds";
+  /** When the running synchronous deletion gives up (RFC 3339); written when it starts. */
+  public static final String DEADLINE = "syncgc.dev/deadline";
+  /** On a dependent that syncgc put under synchronous deletion: the uid of the owner. */
+  public static final String CASCADED_FROM = "syncgc.dev/cascaded-from";
+  /** Kubernetes' own finalizers, set by kubectl delete --cascade=orphan|foreground. */
+  public static final String ORPHAN_FINALIZER = "orphan";
+  public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
+  public static final String COMPONENT = "syncgc";
+
+  private Names() {}
+}

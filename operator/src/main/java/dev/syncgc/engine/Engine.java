@@ -1,0 +1,135 @@
+package dev.syncgc.engine;
+
+import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.kube.Discovery;
+import dev.syncgc.kube.EventRecorder;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.MetadataReader;
+import dev.syncgc.kube.ObjectInformers;
+import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The graph builder and the workers: turns watch events into graph changes and queue entries,
+ * and runs the workers that sync one object at a time.
+ */
+public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
+  private final DependencyGraph graph = new DependencyGraph();
+  private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
+  private final ObjectInformers informers;
+  private final MetadataReader reader;
+  private final FreshnessBarrier barrier;
+  private final ObjectSync sync;
+  private final int workerCount;
+  private final List<Thread> workers = new ArrayList<>();
+
+  public Engine(KubernetesClient client, Discovery discovery, EngineSettings settings, KubeApi api,
+      EventRecorder events, SyncgcMetrics metrics, Clock clock) {
+    this.workerCount = settings.workers();
+    this.informers = new ObjectInformers(client, settings.namespaces(), this);
+    this.reader = new MetadataReader(discovery, informers::tracks);
+    this.barrier = new FreshnessBarrier(api, this::upserted);
+    StepExecutor executor = new StepExecutor(graph, api, events, metrics, informers, barrier, queue,
+        clock, settings.waitingEventInterval(), settings.recheckInterval());
+    DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
+    this.sync = new ObjectSync(graph, planner, executor, api, events, metrics, informers, clock);
+    metrics.gauges(sync::inProgress, graph::size);
+  }
+
+  /** Starts watching a kind; completes when its initial list is in the graph. */
+  public CompletableFuture<Void> track(TrackedKind kind) {
+    return informers.track(kind);
+  }
+
+  public void untrack(TrackedKind kind) {
+    informers.untrack(kind);
+  }
+
+  @Override
+  public void upserted(TrackedKind kind, GenericKubernetesResource object) {
+    ObjectMetadata meta = reader.read(kind, object);
+    for (String owner : graph.upsert(meta)) {
+      queue.add(owner);
+    }
+    barrier.observed(kind, meta.resourceVersion());
+    queue.add(meta.uid());
+  }
+
+  @Override
+  public void deleted(TrackedKind kind, GenericKubernetesResource object) {
+    String uid = object.getMetadata().getUid();
+    for (String owner : graph.remove(uid)) {
+      queue.add(owner);
+    }
+    barrier.observed(kind, MetadataReader.parseVersion(object.getMetadata().getResourceVersion()));
+    sync.forget(uid);
+  }
+
+  /** Starts the workers; call once every informer has synced, so no decision rests on a partial graph. */
+  public synchronized void startWorkers() {
+    for (int i = 0; i < workerCount; i++) {
+      Thread t = new Thread(this::work, "worker-" + i);
+      t.setDaemon(true);
+      t.start();
+      workers.add(t);
+    }
+    log.info("workers started count={} objects={}", workerCount, graph.size());
+  }
+
+  private void work() {
+    while (true) {
+      String uid;
+      try {
+        uid = queue.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (uid == null) {
+        return;
+      }
+      try {
+        if (sync.sync(uid)) {
+          queue.forget(uid);
+        } else {
+          queue.addWithBackoff(uid);
+        }
+      } catch (RuntimeException e) {
+        log.error("sync failed uid={} error={}", uid, e.toString(), e);
+        queue.addWithBackoff(uid);
+      } finally {
+        queue.done(uid);
+      }
+    }
+  }
+
+  public int graphSize() {
+    return graph.size();
+  }
+
+  public int inProgress() {
+    return sync.inProgress();
+  }
+
+  public boolean synced() {
+    return informers.synced();
+  }
+
+  @Override
+  public void close() {
+    queue.shutdown();
+    informers.close();
+  }
+}

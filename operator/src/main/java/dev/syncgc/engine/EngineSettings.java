@@ -1,0 +1,19 @@
+package dev.syncgc.engine;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * How the engine works.
+ *
+ * @param namespaces namespaces whose namespaced objects are tracked; empty for all
+ * @param waitingEventInterval at most one WaitingForDependents Event per owner per interval
+ * @param recheckInterval an owner that waits is looked at again at least this often
+ */
+public record EngineSettings(
+    int workers,
+    Set<String> namespaces,
+    Duration timeoutBase,
+    Duration timeoutPerDependent,
+    Duration waitingEventInterval,
+    Duration recheckInterval) {}

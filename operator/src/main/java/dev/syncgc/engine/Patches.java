@@ -1,0 +1,67 @@
+package dev.syncgc.engine;
+
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.kube.KubeApi;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The patches syncgc sends. None can drop another writer's change: removals are JSON patches that
+ * first test the uid and the exact entry they remove; additions are merge patches carrying the
+ * resourceVersion they were computed from, so a concurrent change makes them fail with 409.
+ */
+final class Patches {
+  private Patches() {}
+
+  static String removeFinalizer(ObjectMetadata object, String finalizer) {
+    int index = object.finalizers().indexOf(finalizer);
+    if (index < 0) {
+      throw new IllegalArgumentException(object.ref() + " has no finalizer " + finalizer);
+    }
+    return KubeApi.json(List.of(
+        test("/metadata/uid", object.uid()),
+        test("/metadata/finalizers/" + index, finalizer),
+        Map.of("op", "remove", "path", "/metadata/finalizers/" + index)));
+  }
+
+  static String removeOwnerReference(ObjectMetadata object, String ownerUid) {
+    int index = -1;
+    for (int i = 0; i < object.owners().size(); i++) {
+      if (object.owners().get(i).uid().equals(ownerUid)) {
+        index = i;
+        break;
+      }
+    }
+    if (index < 0) {
+      throw new IllegalArgumentException(object.ref() + " has no owner " + ownerUid);
+    }
+    return KubeApi.json(List.of(
+        test("/metadata/uid", object.uid()),
+        test("/metadata/ownerReferences/" + index + "/uid", ownerUid),
+        Map.of("op", "remove", "path", "/metadata/ownerReferences/" + index)));
+  }
+
+  /** Adds a finalizer and annotations, if the object is still at the version it was read at. */
+  static String addFinalizer(ObjectMetadata object, String finalizer, Map<String, String> annotations) {
+    List<String> finalizers = new ArrayList<>(object.finalizers());
+    finalizers.add(finalizer);
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("uid", object.uid());
+    metadata.put("resourceVersion", Long.toString(object.resourceVersion()));
+    metadata.put("finalizers", finalizers);
+    if (!annotations.isEmpty()) {
+      metadata.put("annotations", annotations);
+    }
+    return KubeApi.json(Map.of("metadata", metadata));
+  }
+
+  static String setAnnotations(Map<String, String> annotations) {
+    return KubeApi.json(Map.of("metadata", Map.of("annotations", annotations)));
+  }
+
+  private static Map<String, Object> test(String path, Object value) {
+    return Map.of("op", "test", "path", path, "value", value);
+  }
+}

@@ -1,0 +1,131 @@
+package dev.syncgc.kube;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The API calls syncgc makes to change objects: DELETE with a uid precondition, and patches.
+ * Fabric8's DSL cannot send a uid precondition, so these go through its HTTP client (same
+ * authentication, same TLS) with our own DeleteOptions. All calls are rate limited and counted.
+ */
+public final class KubeApi {
+  public static final String JSON_PATCH = "application/json-patch+json";
+  public static final String MERGE_PATCH = "application/merge-patch+json";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The API server's answer; code 0 when no answer came. */
+  public record Result(int code, String body) {
+    public boolean ok() {
+      return code >= 200 && code < 300;
+    }
+
+    /** The object is not there (any more). */
+    public boolean gone() {
+      return code == 404;
+    }
+
+    /** The patch's test or precondition failed: someone changed the object first. */
+    public boolean conflict() {
+      return code == 409 || code == 422;
+    }
+
+    public String message() {
+      try {
+        Object m = JSON.readTree(body).path("message").asText(null);
+        return m == null ? "HTTP " + code : "HTTP " + code + ": " + m;
+      } catch (Exception e) {
+        return "HTTP " + code;
+      }
+    }
+  }
+
+  private final KubernetesClient client;
+  private final HttpClient http;
+  private final String base;
+  private final RateLimiter limiter;
+  private final SyncgcMetrics metrics;
+
+  public KubeApi(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics) {
+    this.client = client;
+    this.http = client.getHttpClient();
+    String master = client.getMasterUrl().toString();
+    this.base = master.endsWith("/") ? master.substring(0, master.length() - 1) : master;
+    this.limiter = limiter;
+    this.metrics = metrics;
+  }
+
+  /** DELETE that only hits the object with this uid; background propagation for what syncgc does not track. */
+  public Result delete(TrackedKind kind, ObjectRef ref, Long gracePeriodSeconds) {
+    Map<String, Object> options = new LinkedHashMap<>();
+    options.put("apiVersion", "v1");
+    options.put("kind", "DeleteOptions");
+    options.put("preconditions", Map.of("uid", ref.uid()));
+    options.put("propagationPolicy", "Background");
+    if (gracePeriodSeconds != null) {
+      options.put("gracePeriodSeconds", gracePeriodSeconds);
+    }
+    return send("delete", http.newHttpRequestBuilder()
+        .uri(base + kind.path(ref.namespace(), ref.name()))
+        .method("DELETE", "application/json", json(options)));
+  }
+
+  public Result patch(TrackedKind kind, ObjectRef ref, String contentType, String patch) {
+    return send("patch", http.newHttpRequestBuilder()
+        .uri(base + kind.path(ref.namespace(), ref.name()))
+        .method("PATCH", contentType, patch));
+  }
+
+  /** One page of a consistent LIST, straight from the API server. */
+  public GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
+    limiter.acquire();
+    var resources = client.genericKubernetesResources(kind.context());
+    var options = new ListOptionsBuilder().withLimit(500L).withContinue(continueToken).build();
+    try {
+      GenericKubernetesResourceList list = namespace == null || !kind.namespaced()
+          ? resources.inAnyNamespace().list(options)
+          : resources.inNamespace(namespace).list(options);
+      metrics.apiRequest("list", 200);
+      return list;
+    } catch (KubernetesClientException e) {
+      metrics.apiRequest("list", e.getCode());
+      throw e;
+    }
+  }
+
+  private Result send(String verb, HttpRequest.Builder request) {
+    limiter.acquire();
+    try {
+      HttpResponse<String> response =
+          http.sendAsync(request.build(), String.class).get(60, TimeUnit.SECONDS);
+      metrics.apiRequest(verb, response.code());
+      return new Result(response.code(), response.body());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Result(0, "interrupted");
+    } catch (ExecutionException | TimeoutException e) {
+      metrics.apiRequest(verb, 0);
+      return new Result(0, String.valueOf(e.getCause() == null ? e : e.getCause()));
+    }
+  }
+
+  public static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (Exception e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.syncgc.metrics;
+
+import dev.syncgc.core.deletion.Outcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/** The {@code syncgc_} metrics of SPEC.md. */
+public final class SyncgcMetrics {
+  private final MeterRegistry registry;
+  private final Counter started;
+  private final Counter cycles;
+  private final Counter invalidAnnotations;
+  private final Timer duration;
+
+  public SyncgcMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    started = Counter.builder("syncgc.deletions.started")
+        .description("Synchronous deletions started").register(registry);
+    cycles = Counter.builder("syncgc.cycles.found")
+        .description("Ownership cycles found and released").register(registry);
+    invalidAnnotations = Counter.builder("syncgc.invalid.annotations")
+        .description("Invalid syncgc.dev annotations seen").register(registry);
+    duration = Timer.builder("syncgc.deletion.duration")
+        .description("From the owner's deletion to the release of its finalizer")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(10))
+        .maximumExpectedValue(Duration.ofHours(2))
+        .register(registry);
+    for (Outcome o : Outcome.values()) {
+      finishedCounter(o);
+    }
+  }
+
+  public void gauges(Supplier<Number> inProgress, Supplier<Number> graphObjects) {
+    Gauge.builder("syncgc.deletions.in.progress", inProgress)
+        .description("Owners held by syncgc while their dependents go").register(registry);
+    Gauge.builder("syncgc.graph.objects", graphObjects)
+        .description("Objects in the dependency graph").register(registry);
+  }
+
+  private Counter finishedCounter(Outcome outcome) {
+    return Counter.builder("syncgc.deletions.finished").tag("outcome", outcome.label())
+        .description("Deletions finished, by outcome").register(registry);
+  }
+
+  public void started() {
+    started.increment();
+  }
+
+  public void finished(Outcome outcome, Duration took) {
+    finishedCounter(outcome).increment();
+    if (took != null && !took.isNegative()) {
+      duration.record(took);
+    }
+  }
+
+  public void cycleFound() {
+    cycles.increment();
+  }
+
+  public void invalidAnnotation() {
+    invalidAnnotations.increment();
+  }
+
+  public void apiRequest(String verb, int code) {
+    Counter.builder("syncgc.api.requests").tag("verb", verb).tag("code", Integer.toString(code))
+        .description("API requests syncgc issued, by verb and response code").register(registry)
+        .increment();
+  }
+}

@@ -1,0 +1,131 @@
+package dev.syncgc.core;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.model.Scope;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Test fixtures: {@code obj("a").ownedBy("b").deleting().finalizers(...).build()}. The uid doubles as
+ * the name; objects are namespaced Widgets in {@link #NAMESPACE} unless told otherwise.
+ */
+public final class TestObjects {
+  public static final String NAMESPACE = "default";
+  public static final Instant DELETED_AT = Instant.parse("2024-01-01T00:00:00Z");
+
+  private TestObjects() {}
+
+  public static Builder obj(String uid) {
+    return new Builder(uid);
+  }
+
+  /** A reference to a namespaced, tracked Widget. */
+  public static OwnerLink link(String uid) {
+    return link(uid, Scope.NAMESPACED, true);
+  }
+
+  public static OwnerLink link(String uid, Scope scope, boolean tracked) {
+    return new OwnerLink(uid, "example.com/v1", "Widget", uid, scope, tracked);
+  }
+
+  public static DependencyGraph graphOf(ObjectMetadata... objects) {
+    DependencyGraph graph = new DependencyGraph();
+    for (ObjectMetadata o : objects) {
+      graph.upsert(o);
+    }
+    return graph;
+  }
+
+  public static final class Builder {
+    private final String uid;
+    private String namespace = NAMESPACE;
+    private long resourceVersion = 1;
+    private final List<OwnerLink> owners = new ArrayList<>();
+    private final List<String> finalizers = new ArrayList<>();
+    private Instant deletionTimestamp;
+    private Long gracePeriodSeconds;
+    private final Map<String, String> annotations = new HashMap<>();
+
+    private Builder(String uid) {
+      this.uid = uid;
+    }
+
+    public Builder namespace(String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
+    public Builder clusterScoped() {
+      return namespace(null);
+    }
+
+    public Builder rv(long resourceVersion) {
+      this.resourceVersion = resourceVersion;
+      return this;
+    }
+
+    /** Namespaced, tracked owners. */
+    public Builder ownedBy(String... ownerUids) {
+      for (String owner : ownerUids) {
+        owners.add(link(owner));
+      }
+      return this;
+    }
+
+    public Builder ownedBy(OwnerLink... links) {
+      owners.addAll(List.of(links));
+      return this;
+    }
+
+    public Builder ownedByUntracked(String ownerUid) {
+      return ownedBy(link(ownerUid, Scope.NAMESPACED, false));
+    }
+
+    public Builder deleting() {
+      deletionTimestamp = DELETED_AT;
+      return this;
+    }
+
+    public Builder gracePeriod(long seconds) {
+      gracePeriodSeconds = seconds;
+      return this;
+    }
+
+    public Builder finalizers(String... names) {
+      finalizers.addAll(List.of(names));
+      return this;
+    }
+
+    public Builder syncFinalizer() {
+      return finalizers(Names.FINALIZER);
+    }
+
+    public Builder annotate(String key, String value) {
+      annotations.put(key, value);
+      return this;
+    }
+
+    public Builder deadline(Instant deadline) {
+      return annotate(Names.DEADLINE, deadline.toString());
+    }
+
+    public ObjectMetadata build() {
+      return new ObjectMetadata(
+          new ObjectRef("example.com/v1", "Widget", namespace, uid, uid),
+          resourceVersion,
+          owners,
+          finalizers,
+          deletionTimestamp,
+          gracePeriodSeconds,
+          annotations,
+          Map.of());
+    }
+  }
+}

@@ -1,0 +1,297 @@
+package dev.syncgc.core.deletion;
+
+import static dev.syncgc.core.TestObjects.graphOf;
+import static dev.syncgc.core.TestObjects.link;
+import static dev.syncgc.core.TestObjects.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.core.TestObjects;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.Scope;
+import dev.syncgc.core.settings.Propagation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class DeletionPlannerTest {
+  private static final Instant NOW = Instant.parse("2024-01-01T00:10:00Z");
+  private static final Instant DEADLINE = NOW.plusSeconds(600);
+  private final DeletionPlanner planner = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1));
+
+  /** An owner marked as deleted, its deletion already started (deadline recorded). */
+  private static TestObjects.Builder owner(String uid) {
+    return obj(uid).deleting().syncFinalizer().deadline(DEADLINE);
+  }
+
+  private List<Step> plan(DependencyGraph g, String owner, Propagation p) {
+    return planner.plan(g, g.get(owner), p, Optional.empty(), NOW, uid -> null);
+  }
+
+  private List<Step> plan(DependencyGraph g, String owner) {
+    return plan(g, owner, Propagation.SYNCHRONOUS);
+  }
+
+  private static <S extends Step> List<S> steps(List<Step> steps, Class<S> type) {
+    return steps.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  private static Set<String> deleted(List<Step> steps) {
+    return steps(steps, Step.DeleteDependent.class).stream()
+        .map(s -> s.dependent().uid()).collect(Collectors.toSet());
+  }
+
+  private static Set<String> dropped(List<Step> steps) {
+    return steps(steps, Step.DropReference.class).stream()
+        .map(s -> s.dependent().uid()).collect(Collectors.toSet());
+  }
+
+  private static Step last(List<Step> steps) {
+    return steps.get(steps.size() - 1);
+  }
+
+  @Test
+  void orphanFinalizerReleasesAsOrphanedAndTouchesNothing() {
+    DependencyGraph g = graphOf(
+        owner("x").finalizers(Names.ORPHAN_FINALIZER).build(), obj("d").ownedBy("x").build());
+
+    assertEquals(List.of(new Step.Release(Outcome.ORPHANED, List.of())), plan(g, "x"));
+  }
+
+  @Test
+  void backgroundOnlyReleases() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").build());
+
+    assertEquals(List.of(new Step.Release(Outcome.COMPLETED, List.of())), plan(g, "x", Propagation.BACKGROUND));
+  }
+
+  @Test
+  void orphanDropsEveryValidReferenceThenReleasesAsOrphaned() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("d1").ownedBy("x").build(),
+        obj("d2").ownedBy("x", "other").build(),
+        obj("invalid").ownedBy(link("x", Scope.UNKNOWN, true)).build());
+
+    List<Step> steps = plan(g, "x", Propagation.ORPHAN);
+
+    assertEquals(3, steps.size());
+    assertEquals(Set.of("d1", "d2"), dropped(steps));
+    assertTrue(steps(steps, Step.DropReference.class).stream().allMatch(s -> s.ownerUid().equals("x")));
+    assertEquals(new Step.Release(Outcome.ORPHANED, List.of()), last(steps));
+  }
+
+  @Test
+  void startRecordsDefaultDeadlineFromTransitiveDependentCount() {
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().build(),
+        obj("a").ownedBy("x").build(), obj("b").ownedBy("a").build(), obj("c").ownedBy("x").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(new Step.Start(NOW.plusSeconds(60 + 3), 3), steps.get(0));
+  }
+
+  @Test
+  void startRecordsExplicitTimeout() {
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().build(), obj("a").ownedBy("x").build());
+
+    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS,
+        Optional.of(Duration.ofMinutes(5)), NOW, uid -> null);
+
+    assertEquals(new Step.Start(NOW.plusSeconds(300), 1), steps.get(0));
+  }
+
+  @Test
+  void unparsableDeadlineStartsAgain() {
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().annotate(Names.DEADLINE, "soon").build());
+
+    assertEquals(new Step.Start(NOW.plusSeconds(60), 0), plan(g, "x").get(0));
+  }
+
+  @Test
+  void noDependentsReleasesAsCompleted() {
+    DependencyGraph g = graphOf(owner("x").build());
+
+    assertEquals(List.of(new Step.Release(Outcome.COMPLETED, List.of())), plan(g, "x"));
+  }
+
+  @Test
+  void noDependentsAtStartStartsThenReleases() {
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().build());
+
+    assertEquals(List.of(new Step.Start(NOW.plusSeconds(60), 0), new Step.Release(Outcome.COMPLETED, List.of())),
+        plan(g, "x"));
+  }
+
+  @Test
+  void dependentWithAnotherSolidOwnerLosesReferenceAndSurvives() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("keeper").build(),
+        obj("d").ownedBy("x", "keeper").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(List.of(new Step.DropReference(g.get("d"), "x")), steps(steps, Step.DropReference.class));
+    assertEquals(Set.of(), deleted(steps));
+  }
+
+  @Test
+  void dependentWithUntrackedOwnerLosesReferenceAndSurvives() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").ownedByUntracked("unseen").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of("d"), dropped(steps));
+    assertEquals(Set.of(), deleted(steps));
+  }
+
+  @Test
+  void dependentWhoseOtherOwnerIsAbsentOrDeletingIsDeleted() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("going").deleting().build(),
+        obj("d1").ownedBy("x", "gone").build(), obj("d2").ownedBy("x", "going").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of("d1", "d2"), deleted(steps));
+    assertEquals(Set.of(), dropped(steps));
+  }
+
+  @Test
+  void dependentWhoseOtherOwnerLinkIsInvalidIsDeleted() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("keeper").namespace("elsewhere").build(),
+        obj("d").ownedBy("x", "keeper").build());
+
+    assertEquals(Set.of("d"), deleted(plan(g, "x")));
+  }
+
+  @Test
+  void finalizeFirstIffDependentHasDependentsAndLacksFinalizer() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("leaf").ownedBy("x").build(),
+        obj("parent").ownedBy("x").build(), obj("child").ownedBy("parent").build(),
+        obj("ready").ownedBy("x").syncFinalizer().build(), obj("child2").ownedBy("ready").build());
+
+    Map<String, Boolean> finalizeFirst = steps(plan(g, "x"), Step.DeleteDependent.class).stream()
+        .collect(Collectors.toMap(s -> s.dependent().uid(), Step.DeleteDependent::finalizeFirst));
+
+    assertEquals(Map.of("leaf", false, "parent", true, "ready", false), finalizeFirst);
+  }
+
+  @Test
+  void dependentsBeingDeletedAreWaitedForWithReasons() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("held").ownedBy("x").deleting().finalizers("example.com/protect").build(),
+        obj("pod").ownedBy("x").deleting().gracePeriod(30).build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of(), deleted(steps));
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
+    assertEquals(DEADLINE, wait.deadline());
+    Map<String, String> why = wait.blockers().stream()
+        .collect(Collectors.toMap(b -> b.ref().uid(), Blocker::why));
+    assertEquals(Set.of("held", "pod"), why.keySet());
+    assertTrue(why.get("held").contains("example.com/protect"), why.get("held"));
+    assertTrue(why.get("pod").contains("grace period 30s"), why.get("pod"));
+  }
+
+  @Test
+  void blockerNamesTheLastFailure() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").build());
+
+    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), NOW,
+        uid -> uid.equals("d") ? "forbidden: cannot delete widgets" : null);
+
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
+    assertTrue(wait.blockers().get(0).why().contains("forbidden"), wait.blockers().toString());
+  }
+
+  @Test
+  void pastDeadlineReleasesAsTimedOutNamingAtMostTenBlockers() {
+    List<ObjectMetadata> objects = new ArrayList<>();
+    objects.add(obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1)).build());
+    for (int i = 0; i < 12; i++) {
+      objects.add(obj("d" + i).ownedBy("x").build());
+    }
+    DependencyGraph g = graphOf(objects.toArray(ObjectMetadata[]::new));
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(1, steps.size());
+    Step.Release release = assertInstanceOf(Step.Release.class, steps.get(0));
+    assertEquals(Outcome.TIMED_OUT, release.outcome());
+    assertEquals(DeletionPlanner.MAX_BLOCKERS_REPORTED, release.remaining().size());
+  }
+
+  @Test
+  void deadlineExactlyNowIsPast() {
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().deadline(NOW).build(),
+        obj("d").ownedBy("x").build());
+
+    Step.Release release = assertInstanceOf(Step.Release.class, last(plan(g, "x")));
+    assertEquals(Outcome.TIMED_OUT, release.outcome());
+  }
+
+  @Test
+  void mutualOwnersBothDeletingAreReleasedAsCycle() {
+    DependencyGraph g = graphOf(owner("a").ownedBy("b").build(), owner("b").ownedBy("a").build());
+
+    Step.ReleaseCycle cycle = assertInstanceOf(Step.ReleaseCycle.class, last(plan(g, "a")));
+
+    assertEquals(Set.of("a", "b"), cycle.members().stream().map(ObjectMetadata::uid).collect(Collectors.toSet()));
+    assertEquals(List.of("a", "b", "a"), cycle.path().stream().map(ObjectRef::uid).toList());
+  }
+
+  @Test
+  void mutualOwnersNotYetDeletingAreDeletedNotReleased() {
+    DependencyGraph g = graphOf(owner("a").ownedBy("b").build(), obj("b").ownedBy("a").build());
+
+    List<Step> steps = plan(g, "a");
+
+    assertEquals(Set.of("b"), deleted(steps));
+    assertEquals(List.of(), steps(steps, Step.ReleaseCycle.class));
+  }
+
+  @Test
+  void cycleStillWaitingOnOutsideDependentIsNotReleased() {
+    DependencyGraph g = graphOf(owner("a").ownedBy("b").build(), owner("b").ownedBy("a").build(),
+        obj("c").ownedBy("b").deleting().finalizers("example.com/protect").build());
+
+    List<Step> steps = plan(g, "a");
+
+    assertEquals(List.of(), steps(steps, Step.ReleaseCycle.class));
+    assertInstanceOf(Step.Wait.class, last(steps));
+  }
+
+  @Test
+  void selfOwnedObjectIsReleasedAsCycle() {
+    DependencyGraph g = graphOf(owner("x").ownedBy("x").build());
+
+    Step.ReleaseCycle cycle = assertInstanceOf(Step.ReleaseCycle.class, last(plan(g, "x")));
+
+    assertEquals(List.of("x"), cycle.members().stream().map(ObjectMetadata::uid).toList());
+    assertEquals(List.of("x", "x"), cycle.path().stream().map(ObjectRef::uid).toList());
+  }
+
+  @Test
+  void invalidLinksNeverProduceDeleteDependent() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("unknown").ownedBy(link("x", Scope.UNKNOWN, true)).build(),
+        obj("cluster").clusterScoped().ownedBy("x").build(),
+        obj("elsewhere").namespace("other").ownedBy("x").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(List.of(new Step.Release(Outcome.COMPLETED, List.of())), steps);
+    assertEquals(new HashSet<>(), deleted(steps));
+  }
+}

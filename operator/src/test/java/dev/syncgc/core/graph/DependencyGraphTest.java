@@ -1,0 +1,243 @@
+package dev.syncgc.core.graph;
+
+import static dev.syncgc.core.TestObjects.graphOf;
+import static dev.syncgc.core.TestObjects.link;
+import static dev.syncgc.core.TestObjects.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.model.Scope;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class DependencyGraphTest {
+
+  private static Set<String> dependents(DependencyGraph g, String uid) {
+    return g.dependentsOf(uid).stream().map(ObjectMetadata::uid).collect(Collectors.toSet());
+  }
+
+  @Test
+  void upsertIndexesDependentUnderEachOwner() {
+    DependencyGraph g = graphOf(obj("a").build(), obj("b").build(), obj("d").ownedBy("a", "b").build());
+
+    assertEquals(Set.of("d"), dependents(g, "a"));
+    assertEquals(Set.of("d"), dependents(g, "b"));
+    assertEquals(Set.of(), dependents(g, "d"));
+  }
+
+  @Test
+  void upsertReturnsOwnersNamedBeforeAndNow() {
+    DependencyGraph g = graphOf(obj("d").rv(1).ownedBy("a").build());
+
+    assertEquals(Set.of("a", "b"), g.upsert(obj("d").rv(2).ownedBy("b").build()));
+  }
+
+  @Test
+  void removeDropsDependentFromItsOwnersAndReturnsThem() {
+    DependencyGraph g = graphOf(obj("a").build(), obj("d").ownedBy("a").build());
+
+    assertEquals(Set.of("a"), g.remove("d"));
+    assertEquals(Set.of(), dependents(g, "a"));
+    assertNull(g.get("d"));
+    assertEquals(1, g.size());
+  }
+
+  @Test
+  void removingUnknownUidChangesNothing() {
+    DependencyGraph g = graphOf(obj("d").ownedBy("a").build());
+
+    assertEquals(Set.of(), g.remove("nope"));
+    assertEquals(Set.of(), g.remove("a"));
+    assertEquals(1, g.size());
+    assertEquals(1, g.virtualSize());
+  }
+
+  @Test
+  void unobservedOwnerIsVirtualNode() {
+    DependencyGraph g = graphOf(obj("d").ownedBy("a").build());
+
+    assertNull(g.get("a"));
+    assertEquals(Set.of("d"), dependents(g, "a"));
+    assertEquals(1, g.size());
+    assertEquals(1, g.virtualSize());
+  }
+
+  @Test
+  void virtualNodeIsDroppedOnceNothingPointsAtIt() {
+    DependencyGraph g = graphOf(obj("d1").ownedBy("a").build(), obj("d2").ownedBy("a").build());
+
+    g.remove("d1");
+    assertEquals(1, g.virtualSize());
+    g.remove("d2");
+    assertEquals(0, g.virtualSize());
+    assertEquals(0, g.size());
+  }
+
+  @Test
+  void virtualNodeBecomesObservedWhenOwnerAppears() {
+    DependencyGraph g = graphOf(obj("d").ownedBy("a").build());
+
+    g.upsert(obj("a").build());
+
+    assertEquals(2, g.size());
+    assertEquals(0, g.virtualSize());
+    assertEquals(Set.of("d"), dependents(g, "a"));
+  }
+
+  @Test
+  void removedOwnerStaysVirtualWhileDependentsPointAtIt() {
+    DependencyGraph g = graphOf(obj("a").build(), obj("d").ownedBy("a").build());
+
+    g.remove("a");
+
+    assertEquals(1, g.size());
+    assertEquals(1, g.virtualSize());
+    assertEquals(Set.of("d"), dependents(g, "a"));
+  }
+
+  @Test
+  void staleUpsertIsIgnored() {
+    DependencyGraph g = graphOf(obj("d").rv(5).ownedBy("a").build());
+
+    assertEquals(Set.of(), g.upsert(obj("d").rv(4).ownedBy("b").build()));
+    assertEquals(5, g.get("d").resourceVersion());
+    assertEquals(Set.of("d"), dependents(g, "a"));
+    assertEquals(Set.of(), dependents(g, "b"));
+  }
+
+  @Test
+  void changingOwnerReferencesMovesDependent() {
+    DependencyGraph g = graphOf(obj("d").rv(1).ownedBy("a").build());
+
+    g.upsert(obj("d").rv(2).ownedBy("b").build());
+
+    assertEquals(Set.of(), dependents(g, "a"));
+    assertEquals(Set.of("d"), dependents(g, "b"));
+    assertEquals(1, g.virtualSize(), "only b is left as a virtual node");
+  }
+
+  @Test
+  void selfOwnedObjectIsItsOwnDependentAndLeavesNoVirtualNode() {
+    DependencyGraph g = graphOf(obj("a").ownedBy("a").build());
+
+    assertEquals(Set.of("a"), dependents(g, "a"));
+    g.remove("a");
+    assertEquals(0, g.size());
+    assertEquals(0, g.virtualSize());
+  }
+
+  @Test
+  void unknownKindLinkIsInvalid() {
+    ObjectMetadata d = obj("d").ownedBy(link("a", Scope.UNKNOWN, true)).build();
+    DependencyGraph g = graphOf(obj("a").build(), d);
+
+    assertEquals(LinkValidity.UNKNOWN_KIND, g.validity(d, d.owners().get(0)));
+  }
+
+  @Test
+  void clusterScopedDependentOfNamespacedOwnerIsInvalid() {
+    ObjectMetadata d = obj("d").clusterScoped().ownedBy("a").build();
+    DependencyGraph g = graphOf(obj("a").build(), d);
+
+    assertEquals(LinkValidity.CLUSTER_SCOPED_DEPENDENT, g.validity(d, d.owners().get(0)));
+  }
+
+  @Test
+  void namespacedOwnerObservedInAnotherNamespaceIsInvalid() {
+    ObjectMetadata d = obj("d").namespace("one").ownedBy("a").build();
+    DependencyGraph g = graphOf(obj("a").namespace("two").build(), d);
+
+    assertEquals(LinkValidity.OWNER_IN_OTHER_NAMESPACE, g.validity(d, d.owners().get(0)));
+  }
+
+  @Test
+  void validLinks() {
+    ObjectMetadata sameNs = obj("d1").ownedBy("a").build();
+    ObjectMetadata unobservedOwner = obj("d2").ownedBy("ghost").build();
+    ObjectMetadata clusterOwner = obj("d3").ownedBy(link("c", Scope.CLUSTER, true)).build();
+    ObjectMetadata clusterOwnsCluster =
+        obj("d4").clusterScoped().ownedBy(link("c", Scope.CLUSTER, true)).build();
+    DependencyGraph g = graphOf(obj("a").build(), obj("c").clusterScoped().build(),
+        sameNs, unobservedOwner, clusterOwner, clusterOwnsCluster);
+
+    for (ObjectMetadata d : new ObjectMetadata[] {sameNs, unobservedOwner, clusterOwner, clusterOwnsCluster}) {
+      assertEquals(LinkValidity.VALID, g.validity(d, d.owners().get(0)), d.uid());
+    }
+  }
+
+  @Test
+  void invalidLinksAreNotFollowed() {
+    DependencyGraph g = graphOf(
+        obj("a").namespace("two").build(),
+        obj("unknown").namespace("two").ownedBy(link("a", Scope.UNKNOWN, true)).build(),
+        obj("cluster").clusterScoped().ownedBy("a").build(),
+        obj("elsewhere").namespace("one").ownedBy("a").build());
+
+    assertEquals(Set.of(), dependents(g, "a"));
+    assertFalse(g.hasDependents("a"));
+    assertEquals(0, g.transitiveDependentCount("a"));
+  }
+
+  @Test
+  void hasDependentsFollowsValidLinks() {
+    DependencyGraph g = graphOf(obj("a").build(), obj("d").ownedBy("a").build());
+
+    assertTrue(g.hasDependents("a"));
+    assertFalse(g.hasDependents("d"));
+    assertFalse(g.hasDependents("nope"));
+  }
+
+  @Test
+  void ownerStates() {
+    DependencyGraph g = graphOf(obj("alive").build(), obj("going").deleting().build());
+
+    assertEquals(OwnerState.SOLID, g.ownerState(link("alive")));
+    assertEquals(OwnerState.DELETING, g.ownerState(link("going")));
+    assertEquals(OwnerState.ABSENT, g.ownerState(link("gone")));
+    assertEquals(OwnerState.PRESUMED_SOLID, g.ownerState(link("unwatched", Scope.NAMESPACED, false)));
+  }
+
+  @Test
+  void ownerStateIsAbsentOnceOwnerRemoved() {
+    DependencyGraph g = graphOf(obj("a").build(), obj("d").ownedBy("a").build());
+    OwnerLink toA = g.get("d").owners().get(0);
+
+    g.remove("a");
+
+    assertEquals(OwnerState.ABSENT, g.ownerState(toA));
+  }
+
+  @Test
+  void transitiveDependentCountOfChain() {
+    DependencyGraph g = graphOf(
+        obj("a").build(), obj("b").ownedBy("a").build(),
+        obj("c").ownedBy("b").build(), obj("d").ownedBy("c").build());
+
+    assertEquals(3, g.transitiveDependentCount("a"));
+    assertEquals(1, g.transitiveDependentCount("c"));
+    assertEquals(0, g.transitiveDependentCount("d"));
+  }
+
+  @Test
+  void transitiveDependentCountCountsDiamondBottomOnce() {
+    DependencyGraph g = graphOf(
+        obj("top").build(), obj("left").ownedBy("top").build(),
+        obj("right").ownedBy("top").build(), obj("bottom").ownedBy("left", "right").build());
+
+    assertEquals(3, g.transitiveDependentCount("top"));
+  }
+
+  @Test
+  void transitiveDependentCountOfCycleExcludesItself() {
+    DependencyGraph g = graphOf(
+        obj("a").ownedBy("c").build(), obj("b").ownedBy("a").build(), obj("c").ownedBy("b").build(),
+        obj("leaf").ownedBy("b").build());
+
+    assertEquals(3, g.transitiveDependentCount("a"));
+  }
+}
