@@ -166,9 +166,11 @@ make_pki() {
 # processes
 # ---------------------------------------------------------------------------------------------
 
-running() { # name
-  local f=$PIDS/$1.pid
-  [[ -f $f ]] && kill -0 "$(cat "$f")" 2>/dev/null
+running() { # name: its pid file names a live process that is still that program
+  local f=$PIDS/$1.pid pid
+  [[ -f $f ]] || return 1
+  pid=$(cat "$f")
+  kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "/$1 "
 }
 
 start() { # name command...
@@ -224,7 +226,7 @@ cmd_up() {
     --bind-address 127.0.0.1 --secure-port "$KCM_PORT" \
     --controllers "${SYNCGC_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller}" \
     --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" \
-    --use-service-account-credentials=false --leader-elect=false \
+    --use-service-account-credentials=true --leader-elect=false \
     ${SYNCGC_KCM_EXTRA_ARGS:-} --v 1
   wait_for kube-controller-manager 60 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
 
@@ -283,7 +285,7 @@ cmd_down() {
   for name in kwok kube-controller-manager kube-apiserver etcd; do
     [[ -f $PIDS/$name.pid ]] || continue
     local pid; pid=$(cat "$PIDS/$name.pid")
-    if kill -0 "$pid" 2>/dev/null; then
+    if running "$name"; then
       kill "$pid" 2>/dev/null || true
       local deadline=$((SECONDS + 20))
       while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
