@@ -5,10 +5,14 @@ import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.graph.OwnerState;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
@@ -30,6 +34,7 @@ import org.slf4j.LoggerFactory;
 /** Carries out the planner's steps for one owner: API calls, Events, metrics, logs. */
 final class StepExecutor {
   private static final Logger log = LoggerFactory.getLogger(StepExecutor.class);
+  private static final Duration FIRST_WAITING_EVENT_AFTER = Duration.ofSeconds(3);
 
   /** What the owner's worker should do after the steps ran. */
   enum Next { DONE, RETRY }
@@ -134,6 +139,9 @@ final class StepExecutor {
   private Next deleteDependent(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
       DeletionSettings settings, Instant startedDeadline) {
     TrackedKind kind = kindOf(d.ref());
+    if (unseenOwnerExists(d, owner)) {
+      return Next.RETRY;
+    }
     if (finalizeFirst) {
       Map<String, String> annotations = new LinkedHashMap<>();
       annotations.put(Names.CASCADED_FROM, owner.uid());
@@ -163,6 +171,35 @@ final class StepExecutor {
       return Next.DONE;
     }
     return failed(d, "DELETE", r);
+  }
+
+  /**
+   * Safety invariant 1 must not rest on the cache alone: an owner the graph has not seen (yet) is
+   * looked up, as the built-in collector does, before its dependent is deleted.
+   */
+  private boolean unseenOwnerExists(ObjectMetadata d, ObjectMetadata owner) {
+    for (OwnerLink link : d.owners()) {
+      if (link.uid().equals(owner.uid()) || graph.validity(d, link) != LinkValidity.VALID
+          || graph.ownerState(link) != OwnerState.ABSENT) {
+        continue;
+      }
+      TrackedKind kind = informers.kind(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
+      if (kind == null) {
+        continue;
+      }
+      Result r = api.get(kind, kind.namespaced() ? d.ref().namespace() : null, link.name());
+      if (r.ok() && link.uid().equals(r.uid())) {
+        log.info("owner exists but is not seen yet object={} uid={} owner={}/{}; waiting", d.ref(), d.uid(),
+            link.kind(), link.name());
+        return true;
+      }
+      if (!r.ok() && !r.gone()) {
+        log.warn("cannot look up owner object={} owner={}/{} error={}", d.ref(), link.kind(), link.name(),
+            r.message());
+        return true;
+      }
+    }
+    return false;
   }
 
   private Next failed(ObjectMetadata d, String what, Result r) {
@@ -243,16 +280,20 @@ final class StepExecutor {
 
   private Next waitFor(ObjectMetadata owner, Step.Wait s) {
     Instant now = clock.instant();
+    Duration recheck = recheckInterval;
+    // a deletion that finishes within moments needs no WaitingForDependents Event
+    Instant firstEventAt = owner.deletionTimestamp().plus(FIRST_WAITING_EVENT_AFTER);
     Instant last = lastWaitingEvent.get(owner.uid());
-    if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
+    if (last == null && now.isBefore(firstEventAt)) {
+      recheck = Duration.between(now, firstEventAt);
+    } else if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
       lastWaitingEvent.put(owner.uid(), now);
-      int count = graph.dependentsOf(owner.uid()).size();
       String blockers = s.blockers().stream().map(Blocker::toString).collect(Collectors.joining(", "));
-      events.normal(owner.ref(), "WaitingForDependents", "Waiting for " + count + " dependent"
-          + (count == 1 ? "" : "s") + ": " + blockers);
+      events.normal(owner.ref(), "WaitingForDependents", "Waiting for " + s.remaining() + " dependent"
+          + (s.remaining() == 1 ? "" : "s") + ": " + blockers);
     }
     Duration untilDeadline = Duration.between(now, s.deadline());
-    queue.addAfter(owner.uid(), untilDeadline.compareTo(recheckInterval) < 0 ? untilDeadline : recheckInterval);
+    queue.addAfter(owner.uid(), untilDeadline.compareTo(recheck) < 0 ? untilDeadline : recheck);
     return Next.DONE;
   }
 

@@ -42,6 +42,15 @@ public final class KubeApi {
       return code == 409 || code == 422;
     }
 
+    /** The uid of the object in the body, or null. */
+    public String uid() {
+      try {
+        return JSON.readTree(body).path("metadata").path("uid").asText(null);
+      } catch (Exception e) {
+        return null;
+      }
+    }
+
     public String message() {
       try {
         Object m = JSON.readTree(body).path("message").asText(null);
@@ -86,6 +95,11 @@ public final class KubeApi {
     return send("patch", http.newHttpRequestBuilder()
         .uri(base + kind.path(ref.namespace(), ref.name()))
         .method("PATCH", contentType, patch));
+  }
+
+  /** GET of one object; {@link Result#uid()} tells which object answered. */
+  public Result get(TrackedKind kind, String namespace, String name) {
+    return send("get", http.newHttpRequestBuilder().uri(base + kind.path(namespace, name)));
   }
 
   /** One page of a consistent LIST, straight from the API server. */

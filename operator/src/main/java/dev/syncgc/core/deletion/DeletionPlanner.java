@@ -117,7 +117,7 @@ public final class DeletionPlanner {
         return steps;
       }
     }
-    steps.add(new Step.Wait(blockers(graph, waitingFor, lastFailure), deadline));
+    steps.add(new Step.Wait(blockers(graph, waitingFor, lastFailure), waitingFor.size(), deadline));
     return steps;
   }
 
@@ -134,11 +134,18 @@ public final class DeletionPlanner {
     }
   }
 
+  /**
+   * Whether another owner keeps the dependent. An owner of a kind the API server does not serve
+   * cannot be checked, so, as the built-in collector does, it is not presumed gone.
+   */
   private static boolean hasOtherSolidOwner(DependencyGraph graph, ObjectMetadata d, String ownerUid) {
     for (OwnerLink link : d.owners()) {
-      if (!link.uid().equals(ownerUid)
-          && graph.validity(d, link) == LinkValidity.VALID
-          && graph.ownerState(link).solid()) {
+      if (link.uid().equals(ownerUid)) {
+        continue;
+      }
+      LinkValidity validity = graph.validity(d, link);
+      if (validity == LinkValidity.UNKNOWN_KIND
+          || validity == LinkValidity.VALID && graph.ownerState(link).solid()) {
         return true;
       }
     }
@@ -168,8 +175,8 @@ public final class DeletionPlanner {
     List<ObjectMetadata> members = new ArrayList<>();
     for (String uid : component) {
       ObjectMetadata member = seen.get(uid);
-      if (member == null || !member.beingDeleted()) {
-        return Optional.empty();
+      if (member == null || !waitsForDependents(member)) {
+        return Optional.empty(); // a member that will go by itself breaks no deadlock
       }
       for (String next : successors.apply(uid)) {
         if (!inside.contains(next)) {
@@ -183,6 +190,12 @@ public final class DeletionPlanner {
       path.add(seen.get(uid).ref());
     }
     return Optional.of(new Step.ReleaseCycle(members, path));
+  }
+
+  /** Being deleted and held until its dependents are gone: by syncgc or by foreground deletion. */
+  private static boolean waitsForDependents(ObjectMetadata object) {
+    return object.beingDeleted()
+        && (object.hasFinalizer(Names.FINALIZER) || object.hasFinalizer(Names.FOREGROUND_FINALIZER));
   }
 
   private static List<Blocker> blockers(

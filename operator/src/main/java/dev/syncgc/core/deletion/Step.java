@@ -26,6 +26,10 @@ public sealed interface Step {
   /** Let every member of a cycle go at once; {@code path} is the cycle, first member repeated last. */
   record ReleaseCycle(List<ObjectMetadata> members, List<ObjectRef> path) implements Step {}
 
-  /** Nothing more to do now; look again when a dependent changes, or at the deadline. */
-  record Wait(List<Blocker> blockers, Instant deadline) implements Step {}
+  /**
+   * Nothing more to do now; look again when a dependent changes, or at the deadline.
+   *
+   * @param remaining how many dependents are left; {@code blockers} names at most ten of them
+   */
+  record Wait(List<Blocker> blockers, int remaining, Instant deadline) implements Step {}
 }
