@@ -6,6 +6,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.LiveKindInfo;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.ObjectInformers;
 import dev.syncgc.kube.TrackedKind;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
-  private final DependencyGraph graph = new DependencyGraph();
+  private final DependencyGraph graph;
+  private final Discovery discovery;
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
   private final ObjectInformers informers;
   private final MetadataReader reader;
@@ -39,18 +41,21 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   public Engine(KubernetesClient client, Discovery discovery, EngineSettings settings, KubeApi api,
       EventRecorder events, SyncgcMetrics metrics, Clock clock) {
     this.workerCount = settings.workers();
+    this.discovery = discovery;
     this.informers = new ObjectInformers(client, settings.namespaces(), this);
+    this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
     this.reader = new MetadataReader(discovery, informers::tracks);
     this.barrier = new FreshnessBarrier(api, this::upserted);
     StepExecutor executor = new StepExecutor(graph, api, events, metrics, informers, barrier, queue,
         clock, settings.waitingEventInterval(), settings.recheckInterval());
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
-    this.sync = new ObjectSync(graph, planner, executor, api, events, metrics, informers, clock);
+    this.sync = new ObjectSync(graph, planner, executor, api, events, metrics, informers, discovery, clock);
     metrics.gauges(sync::inProgress, graph::size);
   }
 
   /** Starts watching a kind; completes when its initial list is in the graph. */
   public CompletableFuture<Void> track(TrackedKind kind) {
+    discovery.learn(kind);
     return informers.track(kind);
   }
 

@@ -11,6 +11,7 @@ import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.InvalidSetting;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
@@ -38,12 +39,13 @@ final class ObjectSync {
   private final EventRecorder events;
   private final SyncgcMetrics metrics;
   private final ObjectInformers informers;
+  private final Discovery discovery;
   private final Clock clock;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, KubeApi api,
-      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Clock clock) {
+      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, Clock clock) {
     this.graph = graph;
     this.planner = planner;
     this.executor = executor;
@@ -51,6 +53,7 @@ final class ObjectSync {
     this.events = events;
     this.metrics = metrics;
     this.informers = informers;
+    this.discovery = discovery;
     this.clock = clock;
   }
 
@@ -125,6 +128,9 @@ final class ObjectSync {
   private void reportInvalidLinks(ObjectMetadata object) {
     for (OwnerLink link : object.owners()) {
       LinkValidity validity = graph.validity(object, link);
+      if (validity == LinkValidity.UNKNOWN_KIND && discovery.serves(link.apiVersion(), link.kind())) {
+        continue; // a kind defined since the last discovery: now known
+      }
       if (validity != LinkValidity.VALID
           && reported.add(object.uid() + "\n" + link.uid() + "\n" + validity)) {
         log.warn("invalid owner reference object={} uid={} owner={}/{} ownerUid={} reason=\"{}\"",

@@ -13,6 +13,9 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,12 @@ public final class Discovery {
   private volatile Map<String, TrackedKind> preferred = Map.of(); // group/kind -> preferred version
   private volatile Map<String, Scope> scopes = Map.of(); // group/kind -> scope
   private volatile Instant lastRefresh = Instant.EPOCH;
+  private final AtomicBoolean refreshing = new AtomicBoolean();
+  private final Executor background = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "discovery");
+    t.setDaemon(true);
+    return t;
+  });
 
   public Discovery(KubernetesClient client, Duration minRefresh, Clock clock) {
     this.client = client;
@@ -80,15 +89,69 @@ public final class Discovery {
     }
   }
 
-  /** The scope of a kind named by an owner reference's apiVersion and kind. */
+  /**
+   * The scope of a kind named by an owner reference's apiVersion and kind, from what is known now;
+   * never blocks: an unknown kind makes a refresh happen soon, in the background.
+   */
   public Scope scopeOf(String apiVersion, String kind) {
-    String key = groupOf(apiVersion) + "/" + kind;
-    Scope scope = scopes.get(key);
-    if (scope == null && refreshAllowed()) {
-      refresh();
-      scope = scopes.get(key);
+    Scope scope = scopes.get(groupOf(apiVersion) + "/" + kind);
+    if (scope == null) {
+      refreshSoon();
+      return Scope.UNKNOWN;
     }
-    return scope == null ? Scope.UNKNOWN : scope;
+    return scope;
+  }
+
+  /**
+   * Asks the API server whether it serves this kind now (one discovery request), and learns it if
+   * so. For judging a reference to a kind not known yet, before calling it invalid.
+   */
+  public boolean serves(String apiVersion, String kind) {
+    try {
+      APIResourceList list = client.getApiResources(apiVersion);
+      if (list == null) {
+        return false;
+      }
+      for (APIResource r : list.getResources()) {
+        if (r.getKind().equals(kind) && !r.getName().contains("/")) {
+          String group = groupOf(apiVersion);
+          String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
+          learn(new TrackedKind(group, version, kind, r.getName(), Boolean.TRUE.equals(r.getNamespaced())));
+          return true;
+        }
+      }
+    } catch (KubernetesClientException e) {
+      log.debug("discovery of {} failed code={}", apiVersion, e.getCode());
+    }
+    return false;
+  }
+
+  /** A kind the CRD watch found: known at once, without waiting for a refresh. */
+  public synchronized void learn(TrackedKind kind) {
+    Map<String, Scope> s = new HashMap<>(scopes);
+    s.put(kind.groupKind(), kind.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
+    scopes = Map.copyOf(s);
+    Map<String, TrackedKind> k = new HashMap<>(preferred);
+    k.putIfAbsent(kind.groupKind(), kind);
+    preferred = Map.copyOf(k);
+  }
+
+  private void refreshSoon() {
+    if (refreshing.compareAndSet(false, true)) {
+      if (!refreshAllowed()) {
+        refreshing.set(false);
+        return;
+      }
+      background.execute(() -> {
+        try {
+          refresh();
+        } catch (RuntimeException e) {
+          log.warn("discovery refresh failed error={}", e.toString());
+        } finally {
+          refreshing.set(false);
+        }
+      });
+    }
   }
 
   /** The preferred version of a group/kind, such as "apps/Deployment" or "/ConfigMap". */
@@ -96,7 +159,7 @@ public final class Discovery {
     return Optional.ofNullable(preferred.get(group + "/" + kind));
   }
 
-  private synchronized boolean refreshAllowed() {
+  private boolean refreshAllowed() {
     return Duration.between(lastRefresh, clock.instant()).compareTo(minRefresh) >= 0;
   }
 

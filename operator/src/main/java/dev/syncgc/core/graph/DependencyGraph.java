@@ -45,7 +45,16 @@ public final class DependencyGraph {
   }
 
   private final Map<String, Node> nodes = new HashMap<>();
+  private final KindInfo kinds;
   private int observed;
+
+  public DependencyGraph() {
+    this(KindInfo.AS_RECORDED);
+  }
+
+  public DependencyGraph(KindInfo kinds) {
+    this.kinds = kinds;
+  }
 
   /**
    * Records an observed object. A version older than the one already held is ignored.
@@ -165,10 +174,11 @@ public final class DependencyGraph {
 
   /** Whether Kubernetes would honour this reference of {@code dependent}. */
   public synchronized LinkValidity validity(ObjectMetadata dependent, OwnerLink link) {
-    if (link.scope() == Scope.UNKNOWN) {
+    Scope scope = kinds.scope(link);
+    if (scope == Scope.UNKNOWN) {
       return LinkValidity.UNKNOWN_KIND;
     }
-    if (link.scope() == Scope.NAMESPACED) {
+    if (scope == Scope.NAMESPACED) {
       if (!dependent.ref().namespaced()) {
         return LinkValidity.CLUSTER_SCOPED_DEPENDENT;
       }
@@ -183,7 +193,7 @@ public final class DependencyGraph {
 
   /** What the owner named by {@code link} is now. */
   public synchronized OwnerState ownerState(OwnerLink link) {
-    if (!link.tracked()) {
+    if (!kinds.tracked(link)) {
       return OwnerState.PRESUMED_SOLID;
     }
     Node node = nodes.get(link.uid());
