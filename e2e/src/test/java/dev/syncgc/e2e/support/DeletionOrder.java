@@ -150,7 +150,12 @@ public final class DeletionOrder implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    watches.forEach(Watch::close);
+  public void close() {
+    List<Watch> open;
+    synchronized (this) {
+      open = List.copyOf(watches);
+      watches.clear();
+    }
+    open.forEach(Watch::close);
   }
 }
