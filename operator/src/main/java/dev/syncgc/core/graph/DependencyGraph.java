@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,16 @@ public final class DependencyGraph {
     }
   }
 
+  /** uids are never reused: a uid seen deleted cannot come back (a late LIST result is stale). */
+  private static final int MAX_TOMBSTONES = 50_000;
+
   private final Map<String, Node> nodes = new HashMap<>();
+  private final Map<String, Boolean> tombstones = new LinkedHashMap<>(1024, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > MAX_TOMBSTONES;
+    }
+  };
   private final KindInfo kinds;
   private int observed;
 
@@ -57,11 +67,15 @@ public final class DependencyGraph {
   }
 
   /**
-   * Records an observed object. A version older than the one already held is ignored.
+   * Records an observed object. A version older than the one already held, or an object already
+   * seen deleted, is ignored.
    *
    * @return the uids of the owners it named before or names now: their dependents changed
    */
   public synchronized Set<String> upsert(ObjectMetadata object) {
+    if (tombstones.containsKey(object.uid())) {
+      return Set.of();
+    }
     Node node = nodes.computeIfAbsent(object.uid(), k -> new Node());
     ObjectMetadata previous = node.meta;
     if (previous != null && previous.resourceVersion() > object.resourceVersion()) {
@@ -94,6 +108,7 @@ public final class DependencyGraph {
    * @return the uids of the owners it named: they may be waiting for it
    */
   public synchronized Set<String> remove(String uid) {
+    tombstones.put(uid, Boolean.TRUE);
     Node node = nodes.get(uid);
     if (node == null || node.meta == null) {
       return Set.of();

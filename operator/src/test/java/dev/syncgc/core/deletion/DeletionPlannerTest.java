@@ -294,4 +294,29 @@ class DeletionPlannerTest {
     assertEquals(List.of(new Step.Release(Outcome.COMPLETED, List.of())), steps);
     assertEquals(new HashSet<>(), deleted(steps));
   }
+
+  @Test
+  void ownerOfAnUnservedKindKeepsTheDependentAndOnlyTheReferenceIsDropped() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("d").ownedBy(link("x"), link("ghost", Scope.UNKNOWN, true)).build());
+    List<Step> steps = plan(g, "x");
+    assertEquals(Set.of("d"), dropped(steps));
+    assertEquals(Set.of(), deleted(steps));
+  }
+
+  @Test
+  void cycleMemberThatWillGoByItselfIsNoDeadlockAndIsWaitedFor() {
+    // b is held only by another controller's finalizer: it goes when that controller is done
+    DependencyGraph g = graphOf(owner("a").ownedBy("b").build(),
+        obj("b").ownedBy("a").deleting().finalizers("example.com/hold").build());
+    assertEquals(List.of(), steps(plan(g, "a"), Step.ReleaseCycle.class));
+    assertInstanceOf(Step.Wait.class, last(plan(g, "a")));
+  }
+
+  @Test
+  void cycleMemberUnderForegroundDeletionCountsAsWaiting() {
+    DependencyGraph g = graphOf(owner("a").ownedBy("b").build(),
+        obj("b").ownedBy("a").deleting().finalizers("foregroundDeletion").build());
+    assertEquals(1, steps(plan(g, "a"), Step.ReleaseCycle.class).size());
+  }
 }

@@ -122,14 +122,18 @@ class DependencyGraphPropertiesTest {
     return result;
   }
 
-  /** The last word on each object. */
+  /** The last word on each object; uids are never reused, so nothing comes back once removed. */
   private static Map<String, ObjectMetadata> finalState(List<Object> ops) {
     Map<String, ObjectMetadata> observed = new HashMap<>();
+    Set<String> removed = new HashSet<>();
     for (Object op : ops) {
       if (op instanceof ObjectMetadata m) {
-        observed.put(m.uid(), m);
+        if (!removed.contains(m.uid())) {
+          observed.put(m.uid(), m);
+        }
       } else {
         observed.remove((String) op);
+        removed.add((String) op);
       }
     }
     return observed;

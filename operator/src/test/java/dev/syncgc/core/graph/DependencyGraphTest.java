@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -239,5 +240,15 @@ class DependencyGraphTest {
         obj("leaf").ownedBy("b").build());
 
     assertEquals(3, g.transitiveDependentCount("a"));
+  }
+
+  @Test
+  void objectSeenDeletedNeverComesBackFromALateListResult() {
+    DependencyGraph g = new DependencyGraph();
+    g.upsert(obj("d").ownedBy("x").rv(5).build());
+    g.remove("d");
+    assertEquals(Set.of(), g.upsert(obj("d").ownedBy("x").rv(4).build()));
+    assertNull(g.get("d"));
+    assertEquals(List.of(), g.dependentsOf("x"));
   }
 }
