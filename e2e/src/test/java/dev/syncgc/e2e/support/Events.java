@@ -1,6 +1,6 @@
 package dev.syncgc.e2e.support;
 
-import static org.awaitility.Awaitility.await;
+import org.awaitility.Awaitility;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,7 +49,7 @@ public final class Events {
     AtomicReference<Event> found = new AtomicReference<>();
     AtomicReference<List<Event>> last = new AtomicReference<>(List.of());
     try {
-      await("Event " + reason + " on uid " + uid).atMost(deadline).pollInterval(Duration.ofMillis(250))
+      Awaitility.await("Event " + reason + " on uid " + uid).atMost(deadline).pollInterval(Duration.ofMillis(250))
           .until(() -> {
             List<Event> events = on(client, namespace, uid);
             last.set(events);

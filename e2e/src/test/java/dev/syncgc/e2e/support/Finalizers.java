@@ -1,6 +1,6 @@
 package dev.syncgc.e2e.support;
 
-import static org.awaitility.Awaitility.await;
+import org.awaitility.Awaitility;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
@@ -26,7 +26,7 @@ public final class Finalizers {
       Duration deadline) {
     AtomicReference<T> last = new AtomicReference<>();
     try {
-      await("finalizer " + finalizer + (present ? " added" : " removed")).atMost(deadline)
+      Awaitility.await("finalizer " + finalizer + (present ? " added" : " removed")).atMost(deadline)
           .pollInterval(Duration.ofMillis(100))
           .until(() -> {
             T object = get.get();
