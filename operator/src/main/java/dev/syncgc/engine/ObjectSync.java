@@ -69,6 +69,8 @@ final class ObjectSync {
       return true;
     }
     DeletionSettings settings = DeletionSettings.fromAnnotations(object.annotations());
+    log.debug("sync object={} uid={} deleting={} finalizers={} annotations={}", object.ref(), uid,
+        object.beingDeleted(), object.finalizers(), object.annotations());
     reportInvalid(object, settings.invalid());
     reportInvalidLinks(object);
     boolean propagationInvalid = settings.invalid().stream()

@@ -4,12 +4,17 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +24,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ObjectInformers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ObjectInformers.class);
+  private static final Duration DELIVERY_DEADLINE = Duration.ofMinutes(5);
+  private static final ScheduledExecutorService POLL = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "informer-sync");
+    t.setDaemon(true);
+    return t;
+  });
 
   /** What an informer reports. Calls for one kind come in the order the API server sent them. */
   public interface ObjectEvents {
@@ -31,6 +42,7 @@ public final class ObjectInformers implements AutoCloseable {
   private final Set<String> namespaces;
   private final ObjectEvents sink;
   private final Map<String, TrackedKind> kinds = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Void>> syncedFutures = new ConcurrentHashMap<>();
   private final Map<String, List<SharedIndexInformer<GenericKubernetesResource>>> informers =
       new ConcurrentHashMap<>();
 
@@ -46,7 +58,7 @@ public final class ObjectInformers implements AutoCloseable {
     TrackedKind existing = kinds.get(kind.groupKind());
     if (existing != null) {
       if (existing.equals(kind)) {
-        return CompletableFuture.completedFuture(null);
+        return syncedFutures.get(kind.groupKind());
       }
       untrack(existing); // the CRD's storage version changed
     }
@@ -62,21 +74,27 @@ public final class ObjectInformers implements AutoCloseable {
       }
     }
     for (SharedIndexInformer<GenericKubernetesResource> informer : started) {
-      informer.itemStore(new SlimItemStore(kind.apiVersion(), kind.kind()));
-      informer.addEventHandler(handler(kind));
+      SlimItemStore store = new SlimItemStore(kind.apiVersion(), kind.kind());
+      AtomicLong delivered = new AtomicLong();
+      informer.itemStore(store);
+      informer.addEventHandler(handler(kind, delivered));
       informer.exceptionHandler((isStarted, t) -> {
         log.warn("watch failed kind={} error={}", kind, t.toString());
         return true; // keep retrying: a missing permission should be fixable without a restart
       });
-      synced.add(informer.start().toCompletableFuture());
+      synced.add(informer.start().toCompletableFuture()
+          .thenCompose(v -> delivered(delivered, store.size(), kind)));
     }
     informers.put(kind.groupKind(), started);
     log.info("tracking kind={} namespaced={}", kind, kind.namespaced());
-    return CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new));
+    CompletableFuture<Void> all = CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new));
+    syncedFutures.put(kind.groupKind(), all);
+    return all;
   }
 
   public synchronized void untrack(TrackedKind kind) {
     kinds.remove(kind.groupKind());
+    syncedFutures.remove(kind.groupKind());
     List<SharedIndexInformer<GenericKubernetesResource>> stopped = informers.remove(kind.groupKind());
     if (stopped != null) {
       stopped.forEach(SharedIndexInformer::stop);
@@ -101,21 +119,49 @@ public final class ObjectInformers implements AutoCloseable {
     return informers.values().stream().flatMap(List::stream).allMatch(SharedIndexInformer::hasSynced);
   }
 
-  private ResourceEventHandler<GenericKubernetesResource> handler(TrackedKind kind) {
+  /**
+   * Completes once the handler has been given at least {@code listed} objects: an informer reports
+   * itself synced when its list is stored, before its handlers have seen all of it.
+   */
+  private CompletableFuture<Void> delivered(AtomicLong delivered, int listed, TrackedKind kind) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    long deadline = System.nanoTime() + DELIVERY_DEADLINE.toNanos();
+    Runnable check = new Runnable() {
+      @Override
+      public void run() {
+        if (delivered.get() >= listed) {
+          done.complete(null);
+        } else if (System.nanoTime() - deadline > 0) {
+          log.warn("initial list not fully delivered kind={} listed={} delivered={}", kind, listed,
+              delivered.get());
+          done.complete(null);
+        } else {
+          POLL.schedule(this, 20, TimeUnit.MILLISECONDS);
+        }
+      }
+    };
+    check.run();
+    return done;
+  }
+
+  private ResourceEventHandler<GenericKubernetesResource> handler(TrackedKind kind, AtomicLong delivered) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(GenericKubernetesResource obj) {
         sink.upserted(kind, obj);
+        delivered.incrementAndGet();
       }
 
       @Override
       public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
         sink.upserted(kind, newObj);
+        delivered.incrementAndGet();
       }
 
       @Override
       public void onDelete(GenericKubernetesResource obj, boolean finalStateUnknown) {
         sink.deleted(kind, obj);
+        delivered.incrementAndGet();
       }
     };
   }

@@ -11,7 +11,8 @@ import java.util.stream.Stream;
 /**
  * The informer's own store, reduced to what the informer needs (identity and resourceVersion):
  * the dependency graph holds the metadata syncgc uses, so spec, status and managedFields of
- * tracked objects are never kept in memory.
+ * tracked objects are never kept in memory. Handlers therefore only ever use the objects the
+ * informer received, never ones read back from this store.
  */
 final class SlimItemStore implements ItemStore<GenericKubernetesResource> {
   private record Entry(String namespace, String name, String uid, String resourceVersion) {}
@@ -55,6 +56,15 @@ final class SlimItemStore implements ItemStore<GenericKubernetesResource> {
   @Override
   public int size() {
     return entries.size();
+  }
+
+  /**
+   * False, so that the informer hands every listed object to the handlers as it arrives: with a
+   * full-state store it would hand over this store's slim copies instead, after the list.
+   */
+  @Override
+  public boolean isFullState() {
+    return false;
   }
 
   @Override

@@ -49,7 +49,8 @@ public final class Events {
     AtomicReference<Event> found = new AtomicReference<>();
     AtomicReference<List<Event>> last = new AtomicReference<>(List.of());
     try {
-      Awaitility.await("Event " + reason + " on uid " + uid).atMost(deadline).pollInterval(Duration.ofMillis(250))
+      Awaitility.await("Event " + reason + " on uid " + uid).atMost(deadline)
+          .pollInterval(Duration.ofMillis(250))
           .until(() -> {
             List<Event> events = on(client, namespace, uid);
             last.set(events);

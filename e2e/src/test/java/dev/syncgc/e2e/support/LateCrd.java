@@ -72,7 +72,8 @@ public final class LateCrd implements AutoCloseable {
   }
 
   /** Creates a Gadget with these annotations and returns it as stored. */
-  public GenericKubernetesResource createGadget(String namespace, String name, Map<String, String> annotations) {
+  public GenericKubernetesResource createGadget(
+      String namespace, String name, Map<String, String> annotations) {
     return gadgets().inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
         .withApiVersion(apiVersion()).withKind(KIND)
         .withNewMetadata().withName(name).withNamespace(namespace)
@@ -123,13 +124,15 @@ public final class LateCrd implements AutoCloseable {
     gadgets().inAnyNamespace().delete();
     crds.withName(crdName()).delete();
     try {
-      await("CRD " + crdName() + " gone").atMost(DEADLINE).until(() -> crds.withName(crdName()).get() == null);
+      await("CRD " + crdName() + " gone").atMost(DEADLINE)
+          .until(() -> crds.withName(crdName()).get() == null);
     } catch (RuntimeException stuck) {
       for (GenericKubernetesResource g : gadgets().inAnyNamespace().list().getItems()) {
-        MetadataPatches.removeFinalizer(gadget(g.getMetadata().getNamespace(), g.getMetadata().getName()),
-            Finalizers.SYNCGC);
+        MetadataPatches.removeFinalizer(
+            gadget(g.getMetadata().getNamespace(), g.getMetadata().getName()), Finalizers.SYNCGC);
       }
-      await("CRD " + crdName() + " gone").atMost(DEADLINE).until(() -> crds.withName(crdName()).get() == null);
+      await("CRD " + crdName() + " gone").atMost(DEADLINE)
+          .until(() -> crds.withName(crdName()).get() == null);
       throw stuck;
     }
   }
