@@ -2,6 +2,7 @@ package dev.syncgc.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
@@ -78,12 +79,21 @@ public final class ObjectInformers implements AutoCloseable {
       AtomicLong delivered = new AtomicLong();
       informer.itemStore(store);
       informer.addEventHandler(handler(kind, delivered));
+      CompletableFuture<Void> refused = new CompletableFuture<>();
       informer.exceptionHandler((isStarted, t) -> {
-        log.warn("watch failed kind={} error={}", kind, t.toString());
+        if (t instanceof KubernetesClientException e && e.getCode() == 403) {
+          if (refused.complete(null)) {
+            log.error("no permission to list and watch kind={}; its objects are not tracked until it is"
+                + " granted error=\"{}\"", kind, e.getMessage());
+          }
+        } else {
+          log.warn("watch failed kind={} error={}", kind, t.toString());
+        }
         return true; // keep retrying: a missing permission should be fixable without a restart
       });
-      synced.add(informer.start().toCompletableFuture()
-          .thenCompose(v -> delivered(delivered, store.size(), kind)));
+      CompletableFuture<Void> listed = informer.start().toCompletableFuture()
+          .thenCompose(v -> delivered(delivered, store.size(), kind));
+      synced.add(CompletableFuture.anyOf(listed, refused).thenApply(v -> null));
     }
     informers.put(kind.groupKind(), started);
     log.info("tracking kind={} namespaced={}", kind, kind.namespaced());
