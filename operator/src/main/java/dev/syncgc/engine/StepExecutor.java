@@ -52,6 +52,7 @@ final class StepExecutor {
   private final Map<String, String> lastFailure = new ConcurrentHashMap<>();
   private final Map<String, Instant> lastWaitingEvent = new ConcurrentHashMap<>();
   private final Set<String> releasedCycles = ConcurrentHashMap.newKeySet();
+  private final Set<String> deleteSent = ConcurrentHashMap.newKeySet();
 
   StepExecutor(DependencyGraph graph, KubeApi api, EventRecorder events, SyncgcMetrics metrics,
       ObjectInformers informers, FreshnessBarrier barrier, WorkQueue queue, Clock clock,
@@ -75,6 +76,7 @@ final class StepExecutor {
   /** The object is gone: forget what was kept about it. */
   void forget(String uid) {
     lastFailure.remove(uid);
+    deleteSent.remove(uid);
     lastWaitingEvent.remove(uid);
   }
 
@@ -139,6 +141,9 @@ final class StepExecutor {
   private Next deleteDependent(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
       DeletionSettings settings, Instant startedDeadline) {
     TrackedKind kind = kindOf(d.ref());
+    if (deleteSent.contains(d.uid())) {
+      return Next.DONE; // the graph has not seen its deletion yet: no second DELETE
+    }
     if (unseenOwnerExists(d, owner)) {
       return Next.RETRY;
     }
@@ -166,6 +171,7 @@ final class StepExecutor {
     Result r = api.delete(kind, d.ref(), grace);
     if (r.ok() || r.gone() || r.code() == 409) {
       lastFailure.remove(d.uid());
+      deleteSent.add(d.uid());
       log.info("deleted object={} uid={} owner={} graceSeconds={} withFinalizer={}", d.ref(), d.uid(),
           owner.ref(), grace, finalizeFirst);
       return Next.DONE;
@@ -217,7 +223,11 @@ final class StepExecutor {
     if (outcome == Outcome.COMPLETED && !barrier.noUnseenDependents(owner, informers.kinds())) {
       return Next.RETRY;
     }
-    if (!removeFinalizer(owner)) {
+    Result removed = removeFinalizer(owner);
+    if (removed.gone()) {
+      return Next.DONE; // released already (a second look before the graph caught up)
+    }
+    if (!removed.ok()) {
       return Next.RETRY;
     }
     Duration took = Duration.between(owner.deletionTimestamp(), clock.instant());
@@ -248,16 +258,13 @@ final class StepExecutor {
     return Next.DONE;
   }
 
-  private boolean removeFinalizer(ObjectMetadata owner) {
+  private Result removeFinalizer(ObjectMetadata owner) {
     Result r = api.patch(kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
         Patches.removeFinalizer(owner, Names.FINALIZER));
-    if (r.ok() || r.gone()) {
-      return true;
-    }
-    if (!r.conflict()) {
+    if (!r.ok() && !r.gone() && !r.conflict()) {
       log.warn("could not remove finalizer object={} uid={} error={}", owner.ref(), owner.uid(), r.message());
     }
-    return false;
+    return r;
   }
 
   private Next releaseCycle(ObjectMetadata owner, Step.ReleaseCycle s) {
@@ -271,8 +278,11 @@ final class StepExecutor {
     for (ObjectMetadata member : s.members()) {
       events.warning(member.ref(), "DependencyCycle",
           "Ownership cycle " + path + " released as a unit: every member is being deleted");
-      if (member.hasFinalizer(Names.FINALIZER) && !removeFinalizer(member)) {
-        next = Next.RETRY;
+      if (member.hasFinalizer(Names.FINALIZER)) {
+        Result r = removeFinalizer(member);
+        if (!r.ok() && !r.gone()) {
+          next = Next.RETRY;
+        }
       }
     }
     return next;

@@ -3,6 +3,7 @@ package dev.syncgc.core.deletion;
 import dev.syncgc.core.cycle.Cycles;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.graph.OwnerState;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
@@ -98,10 +99,18 @@ public final class DeletionPlanner {
     boolean acted = false;
     List<ObjectMetadata> waitingFor = new ArrayList<>();
     for (ObjectMetadata d : dependents) {
-      if (!d.uid().equals(owner.uid()) && hasOtherSolidOwner(graph, d, owner.uid())) {
-        steps.add(new Step.DropReference(d, owner.uid()));
-        acted = true;
-        continue;
+      if (!d.uid().equals(owner.uid())) {
+        Keeper keeper = otherKeeper(graph, d, owner.uid());
+        if (keeper == Keeper.SOLID) {
+          steps.add(new Step.DropReference(d, owner.uid()));
+          acted = true;
+          continue;
+        }
+        if (keeper == Keeper.DOOMED) {
+          // kept only by owners this deletion is about to remove: neither drop nor delete yet
+          waitingFor.add(d);
+          continue;
+        }
       }
       waitingFor.add(d);
       if (!d.beingDeleted()) {
@@ -134,22 +143,59 @@ public final class DeletionPlanner {
     }
   }
 
+  private enum Keeper { NONE, SOLID, DOOMED }
+
   /**
    * Whether another owner keeps the dependent. An owner of a kind the API server does not serve
-   * cannot be checked, so, as the built-in collector does, it is not presumed gone.
+   * cannot be checked, so, as the built-in collector does, it is not presumed gone. A solid owner
+   * that is itself about to go in a synchronous cascade (a diamond) is "doomed": the dependent is
+   * then neither released from it nor deleted, until that owner's deletion has begun.
    */
-  private static boolean hasOtherSolidOwner(DependencyGraph graph, ObjectMetadata d, String ownerUid) {
+  private static Keeper otherKeeper(DependencyGraph graph, ObjectMetadata d, String ownerUid) {
+    Keeper result = Keeper.NONE;
     for (OwnerLink link : d.owners()) {
       if (link.uid().equals(ownerUid)) {
         continue;
       }
       LinkValidity validity = graph.validity(d, link);
-      if (validity == LinkValidity.UNKNOWN_KIND
-          || validity == LinkValidity.VALID && graph.ownerState(link).solid()) {
-        return true;
+      if (validity == LinkValidity.UNKNOWN_KIND) {
+        return Keeper.SOLID;
+      }
+      if (validity == LinkValidity.VALID && graph.ownerState(link).solid()) {
+        ObjectMetadata other = graph.get(link.uid());
+        if (other == null || !doomed(graph, other)) {
+          return Keeper.SOLID;
+        }
+        result = Keeper.DOOMED;
       }
     }
-    return false;
+    return result;
+  }
+
+  /**
+   * An object not yet being deleted, with no solid owner of its own, that a synchronous cascade
+   * above it will delete.
+   */
+  private static boolean doomed(DependencyGraph graph, ObjectMetadata object) {
+    boolean underCascade = false;
+    for (OwnerLink link : object.owners()) {
+      if (graph.validity(object, link) != LinkValidity.VALID) {
+        if (graph.validity(object, link) == LinkValidity.UNKNOWN_KIND) {
+          return false;
+        }
+        continue;
+      }
+      OwnerState state = graph.ownerState(link);
+      if (state.solid()) {
+        return false;
+      }
+      ObjectMetadata owner = graph.get(link.uid());
+      if (state == OwnerState.DELETING && owner != null && owner.hasFinalizer(Names.FINALIZER)
+          && !Propagation.ORPHAN.value().equals(owner.annotation(Names.PROPAGATION))) {
+        underCascade = true;
+      }
+    }
+    return underCascade;
   }
 
   /**

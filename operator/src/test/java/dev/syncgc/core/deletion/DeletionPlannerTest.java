@@ -319,4 +319,26 @@ class DeletionPlannerTest {
         obj("b").ownedBy("a").deleting().finalizers("foregroundDeletion").build());
     assertEquals(1, steps(plan(g, "a"), Step.ReleaseCycle.class).size());
   }
+
+  @Test
+  void inADiamondACoOwnerThatTheSameCascadeWillDeleteIsWaitedForNotReleasedFrom() {
+    // a is being deleted; c's cascade reaches d while b (doomed by a) is not being deleted yet
+    DependencyGraph g = graphOf(owner("a").build(),
+        obj("b").ownedBy("a").build(),
+        owner("c").ownedBy("a").build(),
+        obj("d").ownedBy("b", "c").build());
+    List<Step> steps = plan(g, "c");
+    assertEquals(Set.of(), dropped(steps));
+    assertEquals(Set.of(), deleted(steps));
+    assertInstanceOf(Step.Wait.class, last(steps));
+  }
+
+  @Test
+  void aCoOwnerThatAnOrphaningOwnerKeepsStaysSolid() {
+    DependencyGraph g = graphOf(owner("a").annotate(Names.PROPAGATION, "Orphan").build(),
+        obj("b").ownedBy("a").build(),
+        owner("c").build(),
+        obj("d").ownedBy("b", "c").build());
+    assertEquals(Set.of("d"), dropped(plan(g, "c")));
+  }
 }
