@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: help demo test unit-test e2e build cluster-up cluster-down cluster-status jar clean
+.PHONY: help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -33,6 +33,11 @@ cluster-down: ## stop it and remove its data
 
 cluster-status: ## what runs
 	e2e/cluster.sh status
+
+crds: ## regenerate crds/ and the chart's copy from the Java classes
+	$(MVN) -q -pl operator process-classes
+	cp operator/target/classes/META-INF/fabric8/*.yml crds/
+	cp operator/target/classes/META-INF/fabric8/*.yml helm/syncgc/crds/
 
 clean:
 	$(MVN) -q clean

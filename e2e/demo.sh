@@ -13,6 +13,7 @@ JAR=operator/target/syncgc-operator.jar
 [[ -f $JAR ]] || mvn -B -q -pl operator -am package -DskipTests
 
 say "operator"
+kubectl apply -f crds/ >/dev/null
 LOG=${SYNCGC_CACHE:-$HOME/.cache/syncgc}/demo-operator.log
 java -jar "$JAR" --http-port 18080 --waiting-event-interval 2s >"$LOG" 2>&1 &
 OPERATOR=$!

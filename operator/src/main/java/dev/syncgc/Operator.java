@@ -7,8 +7,13 @@ import dev.syncgc.kube.CrdKinds;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.NamespaceLabels;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
+import dev.syncgc.policy.PolicyReconciler;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -36,6 +41,7 @@ import org.slf4j.LoggerFactory;
 /** Wires the operator together and runs it until the process is stopped. */
 public final class Operator {
   private static final Logger log = LoggerFactory.getLogger(Operator.class);
+  private static final String POLICY_CRD = "garbagecollectionpolicies.syncgc.dev";
   private final OperatorConfig config;
 
   public Operator(OperatorConfig config) {
@@ -72,9 +78,18 @@ public final class Operator {
         metrics, clock, Duration.ofMinutes(5), hostname());
     Discovery discovery = new Discovery(client, Duration.ofSeconds(10), clock);
     discovery.refresh();
-    Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock);
+    Engine[] engineRef = new Engine[1];
+    NamespaceLabels namespaces = new NamespaceLabels(client, ns -> {
+      if (engineRef[0] != null) {
+        engineRef[0].namespaceChanged(ns);
+      }
+    });
+    Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock,
+        namespaces::of);
+    engineRef[0] = engine;
 
     List<CompletableFuture<Void>> initial = new ArrayList<>();
+    initial.add(namespaces.start());
     for (String spec : config.builtinKinds()) {
       int slash = spec.lastIndexOf('/');
       String group = slash < 0 ? "" : spec.substring(0, slash);
@@ -88,15 +103,23 @@ public final class Operator {
       CrdKinds.kindOf(crd).ifPresent(k -> initial.add(engine.track(k)));
     }
     CompletableFuture.allOf(initial.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
-    engine.startWorkers();
+    log.info("graph built objects={}", engine.graphSize());
     ready.set(true);
-    log.info("ready objects={}", engine.graphSize());
+
+    io.javaoperatorsdk.operator.Operator josdk = startJosdk(client, registry, engine);
+    if (josdk == null || !config.leaderElection) {
+      engine.startWorkers();
+    }
 
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       log.info("stopping");
       ready.set(false);
+      if (josdk != null) {
+        josdk.stop();
+      }
       crds.close();
+      namespaces.close();
       engine.close();
       events.close();
       http.close();
@@ -105,6 +128,46 @@ public final class Operator {
     }, "shutdown"));
     stop.await();
     return 0;
+  }
+
+  /**
+   * Java Operator SDK runs the GarbageCollectionPolicy reconciler and, when enabled, leader election:
+   * the engine's workers start when this replica leads; a replica that stops leading exits.
+   */
+  private io.javaoperatorsdk.operator.Operator startJosdk(KubernetesClient client,
+      PrometheusMeterRegistry registry, Engine engine) {
+    boolean policyCrd = client.apiextensions().v1().customResourceDefinitions()
+        .withName(POLICY_CRD).get() != null;
+    if (!policyCrd) {
+      if (config.leaderElection) {
+        throw new IllegalStateException("CRD " + POLICY_CRD + " is not installed; apply crds/ first");
+      }
+      log.warn("CRD {} is not installed: GarbageCollectionPolicies are off (kubectl apply -f crds/)", POLICY_CRD);
+      return null;
+    }
+    var josdk = new io.javaoperatorsdk.operator.Operator(o -> {
+      o.withKubernetesClient(client)
+          .withMetrics(MicrometerMetrics.newMicrometerMetricsBuilder(registry)
+              .notCollectingMetricsPerResource().build());
+      if (config.leaderElection) {
+        var election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(config.leaseName)
+            .withIdentity(hostname() + "-" + ProcessHandle.current().pid())
+            .withLeaderCallbacks(new LeaderCallbacks(
+                () -> {
+                  log.info("leading: starting workers lease={}", config.leaseName);
+                  engine.startWorkers();
+                },
+                () -> log.warn("lost leadership lease={}; exiting", config.leaseName),
+                leader -> log.info("leader is {}", leader)));
+        if (!config.leaderElectionNamespace.isBlank()) {
+          election.withLeaseNamespace(config.leaderElectionNamespace);
+        }
+        o.withLeaderElectionConfiguration(election.build());
+      }
+    });
+    josdk.register(new PolicyReconciler(engine.policies()));
+    josdk.start();
+    return josdk;
   }
 
   private static String hostname() {

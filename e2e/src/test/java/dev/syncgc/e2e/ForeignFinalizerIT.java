@@ -37,33 +37,38 @@ class ForeignFinalizerIT {
         Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "owner").get());
     Widgets.create(client, ns.name(), "held-dependent").ownedBy(owner).finalizer(HOLD).apply();
 
-    Widgets.widget(client, ns.name(), "owner").delete();
+    try {
+      Widgets.widget(client, ns.name(), "owner").delete();
 
-    // the cascade reaches the dependent, which the foreign finalizer holds in Terminating
-    await("held-dependent Terminating").atMost(DEADLINE).until(() -> {
-      GenericKubernetesResource d = Widgets.widget(client, ns.name(), "held-dependent").get();
-      return d != null && d.getMetadata().getDeletionTimestamp() != null;
-    });
-    Event waiting = Events.await(client, ns.name(), owner.getMetadata().getUid(), "WaitingForDependents");
-    assertTrue(waiting.getMessage().contains("held-dependent"),
-        "the Event names the dependent: " + waiting.getMessage());
-    assertTrue(waiting.getMessage().contains(HOLD),
-        "the Event names the finalizer: " + waiting.getMessage());
+      // the cascade reaches the dependent, which the foreign finalizer holds in Terminating
+      await("held-dependent Terminating").atMost(DEADLINE).until(() -> {
+        GenericKubernetesResource d = Widgets.widget(client, ns.name(), "held-dependent").get();
+        return d != null && d.getMetadata().getDeletionTimestamp() != null;
+      });
+      Event waiting = Events.await(client, ns.name(), owner.getMetadata().getUid(), "WaitingForDependents");
+      assertTrue(waiting.getMessage().contains("held-dependent"),
+          "the Event names the dependent: " + waiting.getMessage());
+      assertTrue(waiting.getMessage().contains(HOLD),
+          "the Event names the finalizer: " + waiting.getMessage());
 
-    // still held: the owner stays, Terminating, for as long as the dependent does
-    await("owner stays Terminating while the dependent is held").during(Duration.ofSeconds(3))
-        .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
-          GenericKubernetesResource o = Widgets.widget(client, ns.name(), "owner").get();
-          GenericKubernetesResource d = Widgets.widget(client, ns.name(), "held-dependent").get();
-          return o != null && o.getMetadata().getDeletionTimestamp() != null
-              && Finalizers.has(o, Finalizers.SYNCGC) && d != null && Finalizers.has(d, HOLD);
-        });
+      // still held: the owner stays, Terminating, for as long as the dependent does
+      await("owner stays Terminating while the dependent is held").during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            GenericKubernetesResource o = Widgets.widget(client, ns.name(), "owner").get();
+            GenericKubernetesResource d = Widgets.widget(client, ns.name(), "held-dependent").get();
+            return o != null && o.getMetadata().getDeletionTimestamp() != null
+                && Finalizers.has(o, Finalizers.SYNCGC) && d != null && Finalizers.has(d, HOLD);
+          });
 
-    MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held-dependent"), HOLD);
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held-dependent"), HOLD);
 
-    await("held-dependent gone").atMost(DEADLINE)
-        .until(() -> Widgets.widget(client, ns.name(), "held-dependent").get() == null);
-    await("owner gone").atMost(DEADLINE)
-        .until(() -> Widgets.widget(client, ns.name(), "owner").get() == null);
+      await("held-dependent gone").atMost(DEADLINE)
+          .until(() -> Widgets.widget(client, ns.name(), "held-dependent").get() == null);
+      await("owner gone").atMost(DEADLINE)
+          .until(() -> Widgets.widget(client, ns.name(), "owner").get() == null);
+    } finally {
+      // whatever happened, the namespace must be deletable: no foreign finalizer is left behind
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held-dependent"), HOLD);
+    }
   }
 }

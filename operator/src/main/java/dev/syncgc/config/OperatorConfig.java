@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
     name = "syncgc-operator",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    subcommands = ReleaseCommand.class,
     description = "Synchronous garbage collection for Kubernetes custom resources.")
 public class OperatorConfig implements Callable<Integer> {
   public static final String DEFAULT_BUILTIN_KINDS =
@@ -75,6 +76,18 @@ public class OperatorConfig implements Callable<Integer> {
       defaultValue = "${env:SYNCGC_RECHECK_INTERVAL:-30s}",
       description = "A waiting owner is looked at again at least this often (default: ${DEFAULT-VALUE}).")
   public Duration recheckInterval;
+
+  @Option(names = "--leader-election", defaultValue = "${env:SYNCGC_LEADER_ELECTION:-false}",
+      description = "Elect one active replica through a Lease; the others stand by with a warm graph (env SYNCGC_LEADER_ELECTION).")
+  public boolean leaderElection;
+
+  @Option(names = "--leader-election-namespace", defaultValue = "${env:SYNCGC_LEADER_ELECTION_NAMESPACE:-}",
+      description = "Namespace of the Lease; default: the pod's own namespace (env SYNCGC_LEADER_ELECTION_NAMESPACE).")
+  public String leaderElectionNamespace;
+
+  @Option(names = "--leader-election-lease-name", defaultValue = "${env:SYNCGC_LEADER_ELECTION_LEASE_NAME:-syncgc}",
+      description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
+  public String leaseName;
 
   /** Parses Go-style durations (90s, 5m, 1h30m) with a message that names the value. */
   public static final class DurationConverter implements ITypeConverter<Duration> {

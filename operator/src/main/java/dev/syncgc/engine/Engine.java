@@ -11,12 +11,15 @@ import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.ObjectInformers;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
+import dev.syncgc.policy.PolicyReconciler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,8 +41,12 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private final int workerCount;
   private final List<Thread> workers = new ArrayList<>();
 
+  private final PolicyStore policies;
+
+  /** @param namespaceLabels the labels of a namespace, for policies' namespace selectors */
   public Engine(KubernetesClient client, Discovery discovery, EngineSettings settings, KubeApi api,
-      EventRecorder events, SyncgcMetrics metrics, Clock clock) {
+      EventRecorder events, SyncgcMetrics metrics, Clock clock,
+      Function<String, Map<String, String>> namespaceLabels) {
     this.workerCount = settings.workers();
     this.discovery = discovery;
     this.informers = new ObjectInformers(client, settings.namespaces(), this);
@@ -49,7 +56,9 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     StepExecutor executor = new StepExecutor(graph, api, events, metrics, informers, barrier, queue,
         clock, settings.waitingEventInterval(), settings.recheckInterval());
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
-    this.sync = new ObjectSync(graph, planner, executor, api, events, metrics, informers, discovery, clock);
+    this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
+    this.sync = new ObjectSync(graph, planner, executor, api, events, metrics, informers, discovery,
+        policies, clock);
     metrics.gauges(sync::inProgress, graph::size);
   }
 
@@ -116,6 +125,27 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
         queue.addWithBackoff(uid);
       } finally {
         queue.done(uid);
+      }
+    }
+  }
+
+  /** What the policy reconciler changes. */
+  public PolicyReconciler.Policies policies() {
+    return policies;
+  }
+
+  /** Looks at every object again: the policies changed. */
+  private void requeueAll() {
+    for (ObjectMetadata object : graph.snapshot()) {
+      queue.add(object.uid());
+    }
+  }
+
+  /** A namespace's labels changed: policies may now decide otherwise for its objects. */
+  public void namespaceChanged(String namespace) {
+    for (ObjectMetadata object : graph.snapshot()) {
+      if (namespace.equals(object.ref().namespace())) {
+        queue.add(object.uid());
       }
     }
   }

@@ -40,12 +40,13 @@ final class ObjectSync {
   private final SyncgcMetrics metrics;
   private final ObjectInformers informers;
   private final Discovery discovery;
+  private final PolicyStore policies;
   private final Clock clock;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, KubeApi api,
-      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, Clock clock) {
+      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies, Clock clock) {
     this.graph = graph;
     this.planner = planner;
     this.executor = executor;
@@ -54,6 +55,7 @@ final class ObjectSync {
     this.metrics = metrics;
     this.informers = informers;
     this.discovery = discovery;
+    this.policies = policies;
     this.clock = clock;
   }
 
@@ -68,7 +70,7 @@ final class ObjectSync {
       inProgress.remove(uid);
       return true;
     }
-    DeletionSettings settings = DeletionSettings.fromAnnotations(object.annotations());
+    DeletionSettings settings = policies.settingsOf(object);
     log.debug("sync object={} uid={} deleting={} finalizers={} annotations={}", object.ref(), uid,
         object.beingDeleted(), object.finalizers(), object.annotations());
     reportInvalid(object, settings.invalid());

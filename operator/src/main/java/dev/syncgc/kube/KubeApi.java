@@ -78,11 +78,16 @@ public final class KubeApi {
 
   /** DELETE that only hits the object with this uid; background propagation for what syncgc does not track. */
   public Result delete(TrackedKind kind, ObjectRef ref, Long gracePeriodSeconds) {
+    return delete(kind, ref, gracePeriodSeconds, "Background");
+  }
+
+  /** DELETE with a uid precondition and the given propagation policy. */
+  public Result delete(TrackedKind kind, ObjectRef ref, Long gracePeriodSeconds, String propagationPolicy) {
     Map<String, Object> options = new LinkedHashMap<>();
     options.put("apiVersion", "v1");
     options.put("kind", "DeleteOptions");
     options.put("preconditions", Map.of("uid", ref.uid()));
-    options.put("propagationPolicy", "Background");
+    options.put("propagationPolicy", propagationPolicy);
     if (gracePeriodSeconds != null) {
       options.put("gracePeriodSeconds", gracePeriodSeconds);
     }

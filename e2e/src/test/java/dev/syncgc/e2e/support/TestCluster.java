@@ -34,6 +34,20 @@ public final class TestCluster {
     this.toolsDir = toolsDir;
     Config config = Config.fromKubeconfig(kubeconfig.toFile());
     this.client = new KubernetesClientBuilder().withConfig(config).build();
+    installProjectCrds();
+  }
+
+  /** The operator's own CRDs (crds/), as the Helm chart would install them. */
+  private void installProjectCrds() {
+    try (var files = java.nio.file.Files.list(repoRoot().resolve("crds"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yml")).toList()) {
+        try (var in = java.nio.file.Files.newInputStream(file)) {
+          client.load(in).forceConflicts().serverSideApply();
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   public static synchronized TestCluster get() {

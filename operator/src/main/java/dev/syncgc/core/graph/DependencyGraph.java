@@ -234,6 +234,17 @@ public final class DependencyGraph {
     return seen.size() - 1;
   }
 
+  /** Every observed object, copied: for the rare whole-graph passes (a policy changed). */
+  public synchronized List<ObjectMetadata> snapshot() {
+    List<ObjectMetadata> all = new ArrayList<>(observed);
+    for (Node node : nodes.values()) {
+      if (node.meta != null) {
+        all.add(node.meta);
+      }
+    }
+    return all;
+  }
+
   /** Observed objects. */
   public synchronized int size() {
     return observed;

@@ -1,0 +1,540 @@
+package dev.syncgc.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.Helm;
+import dev.syncgc.e2e.support.Helm.Rendered;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The Helm chart {@code helm/syncgc}, rendered with {@code helm template} (no cluster): what each
+ * value turns into, and what the schema refuses.
+ */
+class HelmChartIT {
+  private static final String FULLNAME = Helm.RELEASE + "-syncgc";
+  private static final Set<String> TRACKED_VERBS = Set.of("get", "list", "watch", "patch", "delete");
+  private static final String DEFAULT_BUILTIN_KINDS =
+      "ConfigMap,Secret,Service,Pod,apps/Deployment,apps/ReplicaSet,apps/StatefulSet,batch/Job";
+
+  private static Helm helm;
+
+  @BeforeAll
+  static void findHelm() {
+    helm = Helm.forChart();
+  }
+
+  // --- lint and overall shape
+
+  @ParameterizedTest(name = "helm lint --strict {0}")
+  @ValueSource(strings = {
+      "",
+      "--set replicaCount=3 --set metrics.serviceMonitor.enabled=true --set namespaces={a,b}",
+      "--set uninstall.releaseFinalizers=false --set metrics.service.enabled=false --set leaderElection.enabled=true",
+      "--set serviceAccount.create=false --set serviceAccount.name=existing --set image.tag=dev",
+  })
+  void chartPassesStrictLint(String args) {
+    Helm.Result result = helm.lint(args.isEmpty() ? new String[0] : args.split(" "));
+    assertTrue(result.ok(), result.describe());
+    assertTrue(result.stdout().contains("0 chart(s) failed"), result.describe());
+    assertFalse(result.stdout().contains("[WARNING]") || result.stdout().contains("[ERROR]"), result.describe());
+  }
+
+  @Test
+  void defaultRenderHoldsTheOperatorAndItsRbacInTheReleaseNamespace() {
+    Rendered r = helm.render();
+    ServiceAccount sa = r.one(ServiceAccount.class);
+    Deployment deployment = r.one(Deployment.class);
+    ClusterRoleBinding binding = r.one(ClusterRoleBinding.class);
+    ClusterRole role = r.one(ClusterRole.class);
+
+    assertEquals(FULLNAME, deployment.getMetadata().getName());
+    assertEquals(sa.getMetadata().getName(), podSpec(deployment).getServiceAccountName());
+    assertEquals(role.getMetadata().getName(), binding.getRoleRef().getName());
+    assertEquals("ClusterRole", binding.getRoleRef().getKind());
+    assertEquals(1, binding.getSubjects().size());
+    assertEquals("ServiceAccount", binding.getSubjects().get(0).getKind());
+    assertEquals(sa.getMetadata().getName(), binding.getSubjects().get(0).getName());
+    assertEquals(Helm.NAMESPACE, binding.getSubjects().get(0).getNamespace());
+    for (HasMetadata o : r.objects()) {
+      if (!(o instanceof ClusterRole) && !(o instanceof ClusterRoleBinding)) {
+        assertEquals(Helm.NAMESPACE, o.getMetadata().getNamespace(), "namespace of " + o.getKind());
+      }
+    }
+    assertEquals("syncgc/operator:0.1.0", operator(deployment).getImage(), "image tag defaults to appVersion");
+    assertEquals(1, deployment.getSpec().getReplicas());
+  }
+
+  @Test
+  void serviceAccountCanBeAnExistingOne() {
+    Rendered r = helm.render("--set", "serviceAccount.create=false", "--set", "serviceAccount.name=existing");
+    assertTrue(r.find(ServiceAccount.class).isEmpty(), r.kinds().toString());
+    assertEquals("existing", podSpec(r.one(Deployment.class)).getServiceAccountName());
+    assertEquals("existing", r.one(ClusterRoleBinding.class).getSubjects().get(0).getName());
+    assertEquals("existing", podSpec(releaseJob(r).orElseThrow()).getServiceAccountName());
+
+    Helm.Result noName = helm.template("", "--set", "serviceAccount.create=false");
+    assertFalse(noName.ok(), noName.describe());
+    assertTrue(noName.stderr().contains("serviceAccount.name"), noName.describe());
+  }
+
+  // --- RBAC
+
+  @Test
+  void clusterRoleGrantsExactlyTheDocumentedRulesByDefault() {
+    Map<String, Set<String>> grants = grants(helm.render().one(ClusterRole.class));
+    Map<String, Set<String>> expected = new LinkedHashMap<>();
+    for (String gr : List.of("/configmaps", "/secrets", "/services", "/pods", "apps/deployments",
+        "apps/replicasets", "apps/statefulsets", "batch/jobs", "*/*")) {
+      expected.put(gr, TRACKED_VERBS);
+    }
+    expected.put("apiextensions.k8s.io/customresourcedefinitions", Set.of("get", "list", "watch"));
+    expected.put("/namespaces", Set.of("get", "list", "watch"));
+    expected.put("/events", Set.of("create", "patch"));
+    expected.put("events.k8s.io/events", Set.of("create", "patch"));
+    expected.put("syncgc.dev/garbagecollectionpolicies", Set.of("get", "list", "watch"));
+    expected.put("syncgc.dev/garbagecollectionpolicies/status", Set.of("get", "update", "patch"));
+    assertEquals(new TreeSet<>(expected.keySet()), new TreeSet<>(grants.keySet()));
+    expected.forEach((gr, verbs) -> assertEquals(verbs, grants.get(gr), "verbs on " + gr));
+  }
+
+  @Test
+  void noRbacRuleHasWildcardOrUnlistedVerbs() {
+    Set<String> allowed = Set.of("get", "list", "watch", "patch", "delete", "create", "update");
+    for (Rendered r : List.of(helm.render(), helm.render("--set", "replicaCount=2"))) {
+      List<PolicyRule> rules = new ArrayList<>(r.one(ClusterRole.class).getRules());
+      r.all(Role.class).forEach(role -> rules.addAll(role.getRules()));
+      for (PolicyRule rule : rules) {
+        assertFalse(rule.getVerbs().contains("*"), "wildcard verb in " + rule);
+        assertTrue(allowed.containsAll(rule.getVerbs()), "unexpected verb in " + rule);
+        assertTrue(rule.getNonResourceURLs() == null || rule.getNonResourceURLs().isEmpty(), rule.toString());
+        for (String resource : rule.getResources()) {
+          // Only the tracked kinds may be deleted; nothing may be created but Events and Leases.
+          if (rule.getVerbs().contains("delete")) {
+            assertTrue(TRACKED_VERBS.containsAll(rule.getVerbs()), rule.toString());
+          }
+          if (rule.getVerbs().contains("create")) {
+            assertTrue(Set.of("events", "leases").contains(resource), "create on " + resource);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void rbacRulesAndBuiltinKindsFlagFollowTrackedKinds() {
+    String values = """
+        trackedKinds:
+          builtin:
+            - {group: "", kind: ConfigMap, resource: configmaps}
+            - {group: apps, kind: Deployment, resource: deployments}
+            - {group: policy, kind: PodDisruptionBudget, resource: poddisruptionbudgets}
+          customResources:
+            - apiGroups: ["example.com"]
+              resources: ["widgets", "gadgets"]
+        """;
+    Rendered r = helm.renderValues(values);
+    Map<String, Set<String>> grants = grants(r.one(ClusterRole.class));
+
+    for (String gr : List.of("/configmaps", "apps/deployments", "policy/poddisruptionbudgets",
+        "example.com/widgets", "example.com/gadgets")) {
+      assertEquals(TRACKED_VERBS, grants.get(gr), "verbs on " + gr + " in " + grants);
+    }
+    for (String gone : List.of("/secrets", "/pods", "/services", "apps/replicasets", "batch/jobs", "*/*")) {
+      assertFalse(grants.containsKey(gone), gone + " still granted: " + grants);
+    }
+    assertTrue(grants.keySet().stream().noneMatch(gr -> gr.contains("*")), "a wildcard is left: " + grants);
+
+    String kinds = "ConfigMap,apps/Deployment,policy/PodDisruptionBudget";
+    assertEquals(Optional.of(kinds), flag(operator(r.one(Deployment.class)), "--builtin-kinds"));
+    assertEquals(kinds, env(container(releaseJob(r).orElseThrow()), "SYNCGC_BUILTIN_KINDS"));
+  }
+
+  @Test
+  void builtinKindsDefaultToTheOperatorsDefaults() {
+    Rendered r = helm.render();
+    assertEquals(Optional.of(DEFAULT_BUILTIN_KINDS), flag(operator(r.one(Deployment.class)), "--builtin-kinds"));
+  }
+
+  @Test
+  void removingACustomResourceEntryRemovesItsRule() {
+    Rendered r = helm.render("--set-json", "trackedKinds.customResources=[]");
+    Map<String, Set<String>> grants = grants(r.one(ClusterRole.class));
+    assertTrue(grants.keySet().stream().noneMatch(gr -> gr.contains("*")), grants.toString());
+    assertTrue(grants.containsKey("/configmaps"), grants.toString());
+  }
+
+  // --- Deployment
+
+  @Test
+  void operatorRunsNonRootWithReadOnlyRootFilesystem() {
+    Rendered r = helm.render();
+    for (HasMetadata workload : List.of(r.one(Deployment.class), releaseJob(r).orElseThrow())) {
+      String what = workload.getKind();
+      PodSpec pod = podSpec(workload);
+      PodSecurityContext psc = pod.getSecurityContext();
+      assertNotNull(psc, what);
+      assertEquals(Boolean.TRUE, psc.getRunAsNonRoot(), what);
+      assertEquals(65532L, psc.getRunAsUser(), what);
+      assertEquals("RuntimeDefault", psc.getSeccompProfile().getType(), what);
+
+      Container c = container(workload);
+      SecurityContext sc = c.getSecurityContext();
+      assertNotNull(sc, what);
+      assertEquals(Boolean.TRUE, sc.getRunAsNonRoot(), what);
+      assertEquals(65532L, sc.getRunAsUser(), what);
+      assertEquals(Boolean.TRUE, sc.getReadOnlyRootFilesystem(), what);
+      assertEquals(Boolean.FALSE, sc.getAllowPrivilegeEscalation(), what);
+      assertEquals(List.of("ALL"), sc.getCapabilities().getDrop(), what);
+      assertTrue(sc.getCapabilities().getAdd() == null || sc.getCapabilities().getAdd().isEmpty(), what);
+      assertEquals("RuntimeDefault", sc.getSeccompProfile().getType(), what);
+
+      // The JVM needs a writable /tmp on the read-only root filesystem.
+      var tmp = c.getVolumeMounts().stream().filter(m -> "/tmp".equals(m.getMountPath())).findFirst();
+      assertTrue(tmp.isPresent(), what + " mounts nothing at /tmp");
+      assertTrue(pod.getVolumes().stream()
+          .anyMatch(v -> v.getName().equals(tmp.get().getName()) && v.getEmptyDir() != null), what);
+    }
+    Container c = operator(r.one(Deployment.class));
+    assertEquals("256Mi", c.getResources().getRequests().get("memory").toString());
+    assertEquals("100m", c.getResources().getRequests().get("cpu").toString());
+    assertEquals("1Gi", c.getResources().getLimits().get("memory").toString());
+  }
+
+  @ParameterizedTest(name = "metrics.service.port={0}")
+  @ValueSource(ints = {8080, 9443})
+  void probesCheckHealthzAndReadyzOnTheHttpPort(int port) {
+    Rendered r = helm.render("--set", "metrics.service.port=" + port);
+    Deployment deployment = r.one(Deployment.class);
+    Container c = operator(deployment);
+    var http = c.getPorts().stream().filter(p -> "http".equals(p.getName())).findFirst().orElseThrow();
+    assertEquals(port, http.getContainerPort());
+    assertEquals(Optional.of(String.valueOf(port)), flag(c, "--http-port"));
+
+    assertEquals("/healthz", c.getLivenessProbe().getHttpGet().getPath());
+    assertEquals("http", c.getLivenessProbe().getHttpGet().getPort().getStrVal());
+    assertEquals("/readyz", c.getReadinessProbe().getHttpGet().getPath());
+    assertEquals("http", c.getReadinessProbe().getHttpGet().getPort().getStrVal());
+
+    // The metrics Service reaches that port on the operator Pods.
+    Service service = r.one(Service.class);
+    ServicePort sp = service.getSpec().getPorts().get(0);
+    assertEquals("http-metrics", sp.getName());
+    assertEquals(port, sp.getPort());
+    assertEquals("http", sp.getTargetPort().getStrVal());
+    Map<String, String> podLabels = deployment.getSpec().getTemplate().getMetadata().getLabels();
+    assertTrue(podLabels.entrySet().containsAll(service.getSpec().getSelector().entrySet()),
+        "Service selector " + service.getSpec().getSelector() + " does not match Pod labels " + podLabels);
+    assertTrue(podLabels.entrySet().containsAll(deployment.getSpec().getSelector().getMatchLabels().entrySet()));
+  }
+
+  @Test
+  void operatorFlagsFollowValues() {
+    String values = """
+        image: {repository: registry.example.com/syncgc, tag: "1.2.3", pullPolicy: Always}
+        workers: 8
+        kubeApi: {qps: 50.5, burst: 75}
+        namespaces: [team-a, team-b]
+        defaultTimeout: 1h30m
+        timeoutPerDependent: 250ms
+        logLevel: debug
+        extraArgs: ["--recheck-interval=10s"]
+        """;
+    Container c = operator(helm.renderValues(values).one(Deployment.class));
+    assertEquals("registry.example.com/syncgc:1.2.3", c.getImage());
+    assertEquals("Always", c.getImagePullPolicy());
+    assertEquals(Optional.of("8"), flag(c, "--workers"));
+    assertEquals(Optional.of("50.5"), flag(c, "--kube-api-qps"));
+    assertEquals(Optional.of("75"), flag(c, "--kube-api-burst"));
+    assertEquals(Optional.of("team-a,team-b"), flag(c, "--namespaces"));
+    assertEquals(Optional.of("1h30m"), flag(c, "--default-timeout"));
+    assertEquals(Optional.of("250ms"), flag(c, "--timeout-per-dependent"));
+    assertTrue(c.getArgs().contains("--recheck-interval=10s"), c.getArgs().toString());
+    assertEquals("debug", env(c, "SYNCGC_LOG_LEVEL"));
+
+    Container defaults = operator(helm.render().one(Deployment.class));
+    assertEquals(Optional.empty(), flag(defaults, "--namespaces"), "no --namespaces: all namespaces");
+    assertEquals(Optional.of("32"), flag(defaults, "--workers"));
+    assertEquals(Optional.of("200"), flag(defaults, "--kube-api-qps"));
+    assertEquals(Optional.of("400"), flag(defaults, "--kube-api-burst"));
+    assertEquals(Optional.of("2m"), flag(defaults, "--default-timeout"));
+    assertEquals(Optional.of("100ms"), flag(defaults, "--timeout-per-dependent"));
+    assertEquals("info", env(defaults, "SYNCGC_LOG_LEVEL"));
+  }
+
+  @Test
+  void largeNumbersAreRenderedWithoutExponent() {
+    Container c = operator(helm.renderValues("kubeApi: {qps: 1000000, burst: 2000000}\nworkers: 1000000\n")
+        .one(Deployment.class));
+    assertEquals(Optional.of("1000000"), flag(c, "--kube-api-qps"));
+    assertEquals(Optional.of("2000000"), flag(c, "--kube-api-burst"));
+    assertEquals(Optional.of("1000000"), flag(c, "--workers"));
+  }
+
+  // --- leader election
+
+  @Test
+  void leaderElectionIsOffWithASingleReplica() {
+    Rendered r = helm.render();
+    Deployment deployment = r.one(Deployment.class);
+    assertTrue(operator(deployment).getArgs().stream().noneMatch(a -> a.startsWith("--leader-election")),
+        operator(deployment).getArgs().toString());
+    // Only the uninstall hook's Role and RoleBinding: no Lease Role.
+    assertTrue(r.all(Role.class).stream().allMatch(HelmChartIT::isHook), r.kinds().toString());
+    assertTrue(r.all(RoleBinding.class).stream().allMatch(HelmChartIT::isHook), r.kinds().toString());
+    assertTrue(r.all(Role.class).stream().noneMatch(HelmChartIT::isLeaseRole), r.kinds().toString());
+    assertEquals("Recreate", deployment.getSpec().getStrategy().getType(),
+        "without leader election an update must not run two operators");
+  }
+
+  @Test
+  void leaderElectionTurnsOnWithSeveralReplicas() {
+    assertLeaderElection(helm.render("--set", "replicaCount=3"), 3);
+  }
+
+  @Test
+  void leaderElectionCanBeForcedOnForASingleReplica() {
+    assertLeaderElection(helm.render("--set", "leaderElection.enabled=true"), 1);
+  }
+
+  private static void assertLeaderElection(Rendered r, int replicas) {
+    Deployment deployment = r.one(Deployment.class);
+    assertEquals(replicas, deployment.getSpec().getReplicas());
+    Container c = operator(deployment);
+    assertTrue(c.getArgs().contains("--leader-election"), c.getArgs().toString());
+    assertEquals(Optional.of(Helm.NAMESPACE), flag(c, "--leader-election-namespace"));
+    assertEquals(Optional.of(FULLNAME), flag(c, "--leader-election-lease-name"));
+    assertEquals("RollingUpdate", deployment.getSpec().getStrategy().getType());
+
+    List<Role> leaseRoles = r.all(Role.class).stream().filter(HelmChartIT::isLeaseRole).toList();
+    assertEquals(1, leaseRoles.size(), r.kinds().toString());
+    Role role = leaseRoles.get(0);
+    assertEquals(Helm.NAMESPACE, role.getMetadata().getNamespace());
+    assertFalse(isHook(role), "the lease Role lives as long as the operator");
+    assertEquals(1, role.getRules().size());
+    PolicyRule rule = role.getRules().get(0);
+    assertEquals(List.of("coordination.k8s.io"), rule.getApiGroups());
+    assertEquals(List.of("leases"), rule.getResources());
+    assertEquals(Set.of("get", "list", "watch", "create", "update", "patch"), Set.copyOf(rule.getVerbs()));
+
+    RoleBinding binding = r.all(RoleBinding.class).stream()
+        .filter(b -> b.getRoleRef().getName().equals(role.getMetadata().getName()))
+        .findFirst().orElseThrow(() -> new AssertionError("no RoleBinding for " + role.getMetadata().getName()));
+    assertEquals("Role", binding.getRoleRef().getKind());
+    assertEquals(podSpec(deployment).getServiceAccountName(), binding.getSubjects().get(0).getName());
+    assertEquals(Helm.NAMESPACE, binding.getSubjects().get(0).getNamespace());
+  }
+
+  // --- uninstall
+
+  @Test
+  void preDeleteHookJobReleasesFinalizersByDefault() {
+    Rendered r = helm.render();
+    Deployment deployment = r.one(Deployment.class);
+    Job job = releaseJob(r).orElseThrow(() -> new AssertionError("no release Job: " + r.kinds()));
+    Map<String, String> annotations = job.getMetadata().getAnnotations();
+    assertEquals("pre-delete", annotations.get("helm.sh/hook"));
+    assertEquals(Set.of("before-hook-creation", "hook-succeeded"),
+        Set.copyOf(Arrays.asList(annotations.get("helm.sh/hook-delete-policy").split(","))));
+
+    Container c = container(job);
+    assertEquals(List.of("release"), c.getArgs());
+    assertTrue(c.getCommand() == null || c.getCommand().isEmpty(), "the image's entrypoint runs `release`");
+    assertEquals(operator(deployment).getImage(), c.getImage());
+    assertEquals(podSpec(deployment).getServiceAccountName(), podSpec(job).getServiceAccountName());
+    assertEquals(operator(deployment).getSecurityContext(), c.getSecurityContext());
+    assertEquals(podSpec(deployment).getSecurityContext(), podSpec(job).getSecurityContext());
+    assertEquals("Never", podSpec(job).getRestartPolicy());
+    assertNotNull(job.getSpec().getActiveDeadlineSeconds(), "a stuck release must not hang helm uninstall");
+    assertEquals(deployment.getMetadata().getName(), env(c, "SYNCGC_OPERATOR_DEPLOYMENT"));
+
+    // A hook-only Role lets the Job stop the operator first, and nothing else.
+    Role hookRole = r.all(Role.class).stream().filter(HelmChartIT::isHook).findFirst()
+        .orElseThrow(() -> new AssertionError("no hook Role: " + r.kinds()));
+    assertEquals("pre-delete", hookRole.getMetadata().getAnnotations().get("helm.sh/hook"));
+    assertTrue(hookWeight(hookRole) < hookWeight(job), "the Role must exist before the Job");
+    for (PolicyRule rule : hookRole.getRules()) {
+      if (rule.getApiGroups().contains("apps")) {
+        assertEquals(List.of(deployment.getMetadata().getName()), rule.getResourceNames(), rule.toString());
+      } else {
+        assertEquals(List.of("pods"), rule.getResources(), rule.toString());
+        assertEquals(Set.of("get", "list", "watch"), Set.copyOf(rule.getVerbs()), rule.toString());
+      }
+    }
+    RoleBinding hookBinding = r.all(RoleBinding.class).stream().filter(HelmChartIT::isHook).findFirst()
+        .orElseThrow(() -> new AssertionError("no hook RoleBinding: " + r.kinds()));
+    assertEquals(hookRole.getMetadata().getName(), hookBinding.getRoleRef().getName());
+    assertEquals(podSpec(job).getServiceAccountName(), hookBinding.getSubjects().get(0).getName());
+    assertTrue(hookWeight(hookBinding) < hookWeight(job), "the RoleBinding must exist before the Job");
+  }
+
+  @Test
+  void preDeleteHookIsGoneWhenReleaseFinalizersIsOff() {
+    Rendered r = helm.render("--set", "uninstall.releaseFinalizers=false");
+    assertTrue(r.all(Job.class).isEmpty(), r.kinds().toString());
+    assertTrue(r.objects().stream().noneMatch(HelmChartIT::isHook), r.kinds().toString());
+    assertTrue(r.find(Deployment.class).isPresent());
+  }
+
+  // --- metrics
+
+  @Test
+  void serviceMonitorOnlyWhenEnabled() {
+    assertTrue(helm.render().ofKind("ServiceMonitor").isEmpty());
+
+    Rendered r = helm.renderValues("""
+        metrics:
+          serviceMonitor:
+            enabled: true
+            interval: 15s
+            labels: {release: prometheus}
+        """);
+    List<HasMetadata> monitors = r.ofKind("ServiceMonitor");
+    assertEquals(1, monitors.size(), r.kinds().toString());
+    GenericKubernetesResource monitor = (GenericKubernetesResource) monitors.get(0);
+    assertEquals("monitoring.coreos.com/v1", monitor.getApiVersion());
+    assertEquals(Helm.NAMESPACE, monitor.getMetadata().getNamespace());
+    assertEquals("prometheus", monitor.getMetadata().getLabels().get("release"));
+    Map<String, Object> endpoint = monitor.<List<Map<String, Object>>>get("spec", "endpoints").get(0);
+    assertEquals("http-metrics", endpoint.get("port"));
+    assertEquals("/metrics", endpoint.get("path"));
+    assertEquals("15s", endpoint.get("interval"));
+    Map<String, String> selector = monitor.get("spec", "selector", "matchLabels");
+    Service service = r.one(Service.class);
+    assertTrue(service.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()),
+        "ServiceMonitor selector " + selector + " does not match Service labels " + service.getMetadata().getLabels());
+
+    Helm.Result withoutService = helm.template("",
+        "--set", "metrics.serviceMonitor.enabled=true", "--set", "metrics.service.enabled=false");
+    assertFalse(withoutService.ok(), withoutService.describe());
+    assertTrue(withoutService.stderr().contains("metrics.service.enabled"), withoutService.describe());
+  }
+
+  // --- schema
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "workers=0, /workers",
+      "defaultTimeout=soon, /defaultTimeout",
+      "timeoutPerDependent=0s, /timeoutPerDependent",
+      "replicaCount=0, /replicaCount",
+      "kubeApi.burst=0, /kubeApi/burst",
+      "logLevel=loud, /logLevel",
+      "image.pullPolicy=Sometimes, /image/pullPolicy",
+      "wokers=4, wokers",
+      "trackedKinds.builtin[0].kind=configmap, /trackedKinds/builtin/0",
+  })
+  void schemaRejectsBadValue(String set, String named) {
+    Helm.Result result = helm.template("", "--set", set);
+    assertFalse(result.ok(), "helm template --set " + set + " succeeded");
+    assertTrue(result.stderr().contains("schema"), result.describe());
+    assertTrue(result.stderr().contains(named), "the message does not name " + named + ": " + result.describe());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"90s", "5m", "1h30m", "1.5s", "250ms", "2h"})
+  void schemaAcceptsGoDurations(String duration) {
+    Container c = operator(helm.render("--set", "defaultTimeout=" + duration,
+        "--set", "timeoutPerDependent=" + duration).one(Deployment.class));
+    assertEquals(Optional.of(duration), flag(c, "--default-timeout"));
+    assertEquals(Optional.of(duration), flag(c, "--timeout-per-dependent"));
+  }
+
+  // --- helpers
+
+  private static Optional<Job> releaseJob(Rendered r) {
+    return r.all(Job.class).stream().findFirst();
+  }
+
+  private static PodSpec podSpec(HasMetadata workload) {
+    if (workload instanceof Deployment d) {
+      return d.getSpec().getTemplate().getSpec();
+    }
+    if (workload instanceof Job j) {
+      return j.getSpec().getTemplate().getSpec();
+    }
+    throw new IllegalArgumentException(workload.getKind());
+  }
+
+  private static Container container(HasMetadata workload) {
+    List<Container> containers = podSpec(workload).getContainers();
+    assertEquals(1, containers.size(), workload.getKind() + " containers");
+    return containers.get(0);
+  }
+
+  private static Container operator(Deployment deployment) {
+    return container(deployment);
+  }
+
+  /** The value of {@code --name=value} in the container's args; empty if absent. */
+  private static Optional<String> flag(Container c, String name) {
+    List<String> values = c.getArgs().stream()
+        .filter(a -> a.startsWith(name + "="))
+        .map(a -> a.substring(name.length() + 1))
+        .toList();
+    assertTrue(values.size() <= 1, name + " given twice: " + c.getArgs());
+    return values.stream().findFirst();
+  }
+
+  private static String env(Container c, String name) {
+    return c.getEnv().stream().filter(e -> name.equals(e.getName())).map(EnvVar::getValue).findFirst()
+        .orElseThrow(() -> new AssertionError("no env " + name + " in " + c.getName()));
+  }
+
+  /** "group/resource" (group empty for the core group) to the verbs granted on it, over all rules. */
+  private static Map<String, Set<String>> grants(ClusterRole role) {
+    Map<String, Set<String>> grants = new LinkedHashMap<>();
+    for (PolicyRule rule : role.getRules()) {
+      assertTrue(rule.getResourceNames() == null || rule.getResourceNames().isEmpty(), rule.toString());
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          grants.computeIfAbsent(group + "/" + resource, k -> new TreeSet<>()).addAll(rule.getVerbs());
+        }
+      }
+    }
+    return grants;
+  }
+
+  private static boolean isLeaseRole(Role role) {
+    return role.getRules().stream().anyMatch(rule -> rule.getResources().contains("leases"));
+  }
+
+  private static boolean isHook(HasMetadata o) {
+    return o.getMetadata().getAnnotations() != null && o.getMetadata().getAnnotations().containsKey("helm.sh/hook");
+  }
+
+  private static int hookWeight(HasMetadata o) {
+    return Integer.parseInt(o.getMetadata().getAnnotations().getOrDefault("helm.sh/hook-weight", "0"));
+  }
+}

@@ -1,0 +1,201 @@
+package dev.syncgc.e2e.support;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Runs the {@code helm} binary on the chart in {@code helm/syncgc}, without any cluster: {@code lint}
+ * and {@code template}. Finds helm in {@code HELM} (system property or environment), on {@code PATH},
+ * or in {@code $SYNCGC_CACHE/tools} (default {@code ~/.cache/syncgc/tools}, where
+ * {@code e2e/cluster.sh build} links it).
+ */
+public final class Helm {
+  /** Any version the chart's kubeVersion accepts; {@code helm template} would assume 1.20 otherwise. */
+  public static final String KUBE_VERSION = "1.31.0";
+  public static final String RELEASE = "gc";
+  public static final String NAMESPACE = "syncgc-system";
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final Pattern DOCUMENT_SEPARATOR = Pattern.compile("(?m)^---\\s*$");
+  private static final long DEADLINE_SECONDS = 120;
+
+  /** What a helm command printed and how it ended. */
+  public record Result(int exitCode, String stdout, String stderr) {
+    public boolean ok() {
+      return exitCode == 0;
+    }
+
+    public String describe() {
+      return "exit code " + exitCode + "\n--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
+    }
+  }
+
+  private final String binary;
+  private final Path chart;
+
+  private Helm(String binary, Path chart) {
+    this.binary = binary;
+    this.chart = chart;
+  }
+
+  public static Helm forChart() {
+    return new Helm(locate(), TestCluster.repoRoot().resolve("helm").resolve("syncgc"));
+  }
+
+  public Path chart() {
+    return chart;
+  }
+
+  public Result lint(String... args) {
+    List<String> command = new ArrayList<>(List.of("lint", "--strict", chart.toString()));
+    command.addAll(List.of(args));
+    return run(command);
+  }
+
+  /**
+   * {@code helm template} of release {@value #RELEASE} in namespace {@value #NAMESPACE}, with the
+   * given values file content (may be empty) and extra arguments ({@code --set ...}).
+   */
+  public Result template(String valuesYaml, String... args) {
+    List<String> command = new ArrayList<>(List.of("template", RELEASE, chart.toString(),
+        "--namespace", NAMESPACE, "--kube-version", KUBE_VERSION));
+    Path values = null;
+    try {
+      if (valuesYaml != null && !valuesYaml.isBlank()) {
+        values = Files.createTempFile("syncgc-values-", ".yaml");
+        Files.writeString(values, valuesYaml, StandardCharsets.UTF_8);
+        command.addAll(List.of("--values", values.toString()));
+      }
+      command.addAll(List.of(args));
+      return run(command);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      if (values != null) {
+        values.toFile().delete();
+      }
+    }
+  }
+
+  /** Renders the chart, which must succeed, and parses every document. */
+  public Rendered renderValues(String valuesYaml, String... args) {
+    Result result = template(valuesYaml, args);
+    if (!result.ok()) {
+      throw new AssertionError("helm template failed: " + result.describe());
+    }
+    return Rendered.parse(result.stdout());
+  }
+
+  /** Renders the chart with {@code --set ...} style arguments only. */
+  public Rendered render(String... args) {
+    return renderValues("", args);
+  }
+
+  /** The objects of a {@code helm template} output. */
+  public record Rendered(List<HasMetadata> objects) {
+    static Rendered parse(String multiDocumentYaml) {
+      List<HasMetadata> objects = new ArrayList<>();
+      for (String document : DOCUMENT_SEPARATOR.split(multiDocumentYaml)) {
+        boolean empty = document.lines()
+            .map(String::trim)
+            .allMatch(line -> line.isEmpty() || line.startsWith("#"));
+        if (!empty) {
+          objects.add(SERIALIZATION.unmarshal(document, HasMetadata.class));
+        }
+      }
+      return new Rendered(List.copyOf(objects));
+    }
+
+    public <T extends HasMetadata> List<T> all(Class<T> type) {
+      return objects.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    public List<HasMetadata> ofKind(String kind) {
+      return objects.stream().filter(o -> kind.equals(o.getKind())).toList();
+    }
+
+    public <T extends HasMetadata> Optional<T> find(Class<T> type) {
+      List<T> found = all(type);
+      if (found.size() > 1) {
+        throw new AssertionError("more than one " + type.getSimpleName() + ": " + found);
+      }
+      return found.stream().findFirst();
+    }
+
+    public <T extends HasMetadata> T one(Class<T> type) {
+      return find(type).orElseThrow(() ->
+          new AssertionError("no " + type.getSimpleName() + " in the rendered chart; kinds: " + kinds()));
+    }
+
+    public List<String> kinds() {
+      return objects.stream().map(o -> o.getKind() + "/" + o.getMetadata().getName()).toList();
+    }
+  }
+
+  private Result run(List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(binary);
+    command.addAll(args);
+    try {
+      Path out = Files.createTempFile("helm-out-", ".txt");
+      Path err = Files.createTempFile("helm-err-", ".txt");
+      try {
+        Process p = new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
+        if (!p.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          throw new AssertionError(String.join(" ", command) + " did not finish in " + DEADLINE_SECONDS + " s");
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Files.readString(err, StandardCharsets.UTF_8));
+      } finally {
+        Files.deleteIfExists(out);
+        Files.deleteIfExists(err);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String locate() {
+    String configured = TestCluster.setting("HELM");
+    if (configured != null) {
+      return configured;
+    }
+    List<Path> candidates = new ArrayList<>();
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (!dir.isEmpty()) {
+        candidates.add(Path.of(dir, "helm"));
+      }
+    }
+    String cache = TestCluster.setting("SYNCGC_CACHE");
+    Path cacheDir = cache != null ? Path.of(cache)
+        : Path.of(System.getProperty("user.home"), ".cache", "syncgc");
+    candidates.add(cacheDir.resolve("tools").resolve("helm"));
+    return candidates.stream()
+        .filter(Files::isExecutable)
+        .findFirst()
+        .map(Path::toString)
+        .orElseThrow(() -> new IllegalStateException("helm not found: set HELM, put helm on PATH, or run "
+            + "`e2e/cluster.sh build` (links it into " + cacheDir.resolve("tools") + "); looked at "
+            + Stream.of(candidates.toArray()).map(Object::toString).toList()));
+  }
+}

@@ -1,0 +1,108 @@
+{{/* Chart name, truncated to 63 characters (a DNS label). */}}
+{{- define "syncgc.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Full name: <release>-syncgc, or <release> when it already contains the chart name. */}}
+{{- define "syncgc.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "syncgc.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "syncgc.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "syncgc.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "syncgc.labels" -}}
+helm.sh/chart: {{ include "syncgc.chart" . }}
+{{ include "syncgc.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: syncgc
+{{- end }}
+
+{{- define "syncgc.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "syncgc.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "syncgc.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/* "true" when leader election is on: forced by the value, or more than one replica. */}}
+{{- define "syncgc.leaderElection" -}}
+{{- if or .Values.leaderElection.enabled (gt (int .Values.replicaCount) 1) }}true{{ end }}
+{{- end }}
+
+{{/* The --builtin-kinds value: Kind for the core group, group/Kind otherwise, comma-separated. */}}
+{{- define "syncgc.builtinKinds" -}}
+{{- $kinds := list }}
+{{- range .Values.trackedKinds.builtin }}
+{{- if .group }}
+{{- $kinds = append $kinds (printf "%s/%s" .group .kind) }}
+{{- else }}
+{{- $kinds = append $kinds .kind }}
+{{- end }}
+{{- end }}
+{{- join "," $kinds }}
+{{- end }}
+
+{{/* Settings shared by the operator and the release Job, as the operator's environment variables. */}}
+{{- define "syncgc.commonEnv" -}}
+- name: SYNCGC_LOG_LEVEL
+  value: {{ .Values.logLevel | quote }}
+- name: POD_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.name
+- name: POD_NAMESPACE
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.namespace
+{{- end }}
+
+{{/* Pod placement and pull settings shared by the operator and the release Job. */}}
+{{- define "syncgc.podPlacement" -}}
+{{- with .Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- with .Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/* kubeApi.qps without a float exponent: 1000000, not 1e+06. */}}
+{{- define "syncgc.qps" -}}
+{{- $q := .Values.kubeApi.qps }}
+{{- if eq (float64 $q) (float64 (int64 $q)) }}{{ int64 $q }}{{ else }}{{ $q }}{{ end }}
+{{- end }}

@@ -1,0 +1,46 @@
+package dev.syncgc.config;
+
+import dev.syncgc.kube.Discovery;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.metrics.SyncgcMetrics;
+import dev.syncgc.release.FinalizerRelease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code syncgc-operator release}: what the chart's pre-delete hook runs. */
+@Command(name = "release", mixinStandardHelpOptions = true,
+    description = "Stop the operator and remove the syncgc finalizer from every object (uninstall).")
+public class ReleaseCommand implements Callable<Integer> {
+  @ParentCommand OperatorConfig parent;
+
+  @Option(names = "--operator-deployment", defaultValue = "${env:SYNCGC_OPERATOR_DEPLOYMENT:-}",
+      description = "Deployment of the operator to scale to zero first (env SYNCGC_OPERATOR_DEPLOYMENT).")
+  String deployment;
+
+  @Option(names = "--operator-namespace", defaultValue = "${env:POD_NAMESPACE:-}",
+      description = "Its namespace (env POD_NAMESPACE).")
+  String namespace;
+
+  @Override
+  public Integer call() throws Exception {
+    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+      SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
+      KubeApi api = new KubeApi(client, new RateLimiter(parent.qps, parent.burst), metrics);
+      Discovery discovery = new Discovery(client, Duration.ofSeconds(10), Clock.systemUTC());
+      discovery.refresh();
+      FinalizerRelease release = new FinalizerRelease(client, api, discovery);
+      if (!deployment.isBlank() && !namespace.isBlank()) {
+        release.stopOperator(namespace, deployment, Duration.ofMinutes(2));
+      }
+      return release.releaseAll(parent.builtinKinds()).failed() == 0 ? 0 : 1;
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.syncgc.policy;
+
+import dev.syncgc.core.policy.Policy;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the engine's policies in step with the GarbageCollectionPolicy objects, and their status
+ * (matched objects, Ready condition) in step with the engine. Invalid policies are reported in
+ * their condition and ignored, never applied half-way.
+ */
+@ControllerConfiguration(name = "garbagecollectionpolicy", triggerReconcilerOnAllEvents = true)
+public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
+  private static final Logger log = LoggerFactory.getLogger(PolicyReconciler.class);
+  private static final Duration STATUS_REFRESH = Duration.ofSeconds(10);
+
+  /** What the reconciler needs of the engine. */
+  public interface Policies {
+    void put(Policy policy);
+
+    void remove(String name);
+
+    long matchedBy(String name);
+  }
+
+  private final Policies policies;
+
+  public PolicyReconciler(Policies policies) {
+    this.policies = policies;
+  }
+
+  @Override
+  public UpdateControl<GarbageCollectionPolicy> reconcile(GarbageCollectionPolicy resource,
+      Context<GarbageCollectionPolicy> context) {
+    String name = resource.getMetadata().getName();
+    if (context.isPrimaryResourceDeleted()) {
+      policies.remove(name);
+      log.info("policy removed policy={}", name);
+      return UpdateControl.noUpdate();
+    }
+    PolicyStatus status = new PolicyStatus();
+    status.setObservedGeneration(resource.getMetadata().getGeneration());
+    Condition ready;
+    try {
+      policies.put(PolicyTranslator.translate(resource));
+      status.setMatchedObjects(policies.matchedBy(name));
+      ready = condition("True", "Valid", "The policy is in force");
+    } catch (PolicyTranslator.InvalidPolicy e) {
+      policies.remove(name);
+      status.setMatchedObjects(0L);
+      ready = condition("False", "Invalid", e.getMessage());
+      log.warn("invalid policy policy={} reason=\"{}\"", name, e.getMessage());
+    }
+    Condition previous = resource.getStatus() == null ? null : resource.getStatus().getConditions().stream()
+        .filter(c -> "Ready".equals(c.getType())).findFirst().orElse(null);
+    if (previous != null && previous.getStatus().equals(ready.getStatus())
+        && Objects.equals(previous.getMessage(), ready.getMessage())) {
+      ready.setLastTransitionTime(previous.getLastTransitionTime());
+    }
+    status.setConditions(List.of(ready));
+    if (sameStatus(resource.getStatus(), status)) {
+      return UpdateControl.<GarbageCollectionPolicy>noUpdate().rescheduleAfter(STATUS_REFRESH);
+    }
+    resource.setStatus(status);
+    return UpdateControl.patchStatus(resource).rescheduleAfter(STATUS_REFRESH);
+  }
+
+  private static Condition condition(String status, String reason, String message) {
+    return new ConditionBuilder().withType("Ready").withStatus(status).withReason(reason)
+        .withMessage(message).withLastTransitionTime(Instant.now().toString()).build();
+  }
+
+  private static boolean sameStatus(PolicyStatus a, PolicyStatus b) {
+    if (a == null || a.getConditions().size() != 1) {
+      return false;
+    }
+    Condition x = a.getConditions().get(0);
+    Condition y = b.getConditions().get(0);
+    return Objects.equals(a.getObservedGeneration(), b.getObservedGeneration())
+        && Objects.equals(a.getMatchedObjects(), b.getMatchedObjects())
+        && x.getStatus().equals(y.getStatus()) && Objects.equals(x.getMessage(), y.getMessage())
+        && Objects.equals(x.getReason(), y.getReason());
+  }
+}
