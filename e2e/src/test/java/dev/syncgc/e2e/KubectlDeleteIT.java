@@ -53,7 +53,7 @@ class KubectlDeleteIT {
     Path output = Files.createTempFile("kubectl-delete", ".log");
     try {
       ProcessBuilder kubectl = new ProcessBuilder(TestCluster.get().kubectl(),
-          "delete", "widget", "owner", "-n", ns.name())
+          "delete", "widgets.test.syncgc.dev", "owner", "-n", ns.name())
           .redirectErrorStream(true).redirectOutput(output.toFile());
       kubectl.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
       Process process = kubectl.start();
