@@ -6,6 +6,7 @@
 #   e2e/cluster.sh env                        print the exports for KUBECONFIG and PATH
 #   e2e/cluster.sh status                     say what runs
 #   e2e/cluster.sh down                       stop what `up` started and remove the cluster's data
+#   e2e/cluster.sh restart-kcm                restart kube-controller-manager only (SYNCGC_KCM_EXTRA_ARGS)
 #   e2e/cluster.sh sa-kubeconfig NS NAME [F]  write a kubeconfig for a ServiceAccount
 #
 # Binaries are cached in $SYNCGC_CACHE (default ~/.cache/syncgc) and never enter the repository.
@@ -126,26 +127,21 @@ gen_cert() { # name CN O [server]
     -days 3650 -extfile "$ext" -out "$PKI/$name.crt" 2>/dev/null
 }
 
-write_kubeconfig() { # file user-cert-name
-  local file=$1 cert=$2
-  cat >"$file" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- name: syncgc-local
-  cluster:
-    server: https://127.0.0.1:$APISERVER_PORT
-    certificate-authority: $PKI/ca.crt
-users:
-- name: $cert
-  user:
-    client-certificate: $PKI/$cert.crt
-    client-key: $PKI/$cert.key
-contexts:
-- name: syncgc-local
-  context: {cluster: syncgc-local, user: $cert}
-current-context: syncgc-local
-EOF
+write_kubeconfig() { # file user-name namespace user-fields...
+  local file=$1 user=$2 namespace=$3; shift 3
+  {
+    printf 'apiVersion: v1\nkind: Config\nclusters:\n- name: syncgc-local\n  cluster:\n'
+    printf '    server: https://127.0.0.1:%s\n    certificate-authority: %s\n' "$APISERVER_PORT" "$PKI/ca.crt"
+    printf 'users:\n- name: %s\n  user:\n' "$user"
+    printf '    %s\n' "$@"
+    printf 'contexts:\n- name: syncgc-local\n  context: {cluster: syncgc-local, user: %s%s}\n' "$user" \
+      "${namespace:+, namespace: $namespace}"
+    printf 'current-context: syncgc-local\n'
+  } >"$file"
+}
+
+cert_kubeconfig() { # file cert-name
+  write_kubeconfig "$1" "$2" "" "client-certificate: $PKI/$2.crt" "client-key: $PKI/$2.key"
 }
 
 make_pki() {
@@ -158,8 +154,8 @@ make_pki() {
   gen_cert kcm system:kube-controller-manager ""
   openssl genrsa -out "$PKI/sa.key" 2048 2>/dev/null
   openssl rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null
-  write_kubeconfig "$KUBECONFIG_FILE" admin
-  write_kubeconfig "$DATA/kcm.kubeconfig" kcm
+  cert_kubeconfig "$KUBECONFIG_FILE" admin
+  cert_kubeconfig "$DATA/kcm.kubeconfig" kcm
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -193,6 +189,26 @@ wait_for() { # description seconds command...
 
 kubectl_admin() { "$BIN_K8S/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
 
+start_kcm() {
+  start kube-controller-manager "$BIN_K8S/kube-controller-manager" \
+    --kubeconfig "$DATA/kcm.kubeconfig" \
+    --authentication-kubeconfig "$DATA/kcm.kubeconfig" --authorization-kubeconfig "$DATA/kcm.kubeconfig" \
+    --bind-address 127.0.0.1 --secure-port "$KCM_PORT" \
+    --controllers "${SYNCGC_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller}" \
+    --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" \
+    --use-service-account-credentials=true --leader-elect=false \
+    ${SYNCGC_KCM_EXTRA_ARGS:-} --v 1
+  wait_for kube-controller-manager 60 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
+}
+
+# Stops only kube-controller-manager and starts it again with the current SYNCGC_KCM_EXTRA_ARGS
+# (the benchmark raises its --kube-api-qps/--kube-api-burst this way); the rest keeps running.
+cmd_restart_kcm() {
+  running kube-apiserver || die "the control plane is not running (e2e/cluster.sh up)"
+  stop_one kube-controller-manager
+  start_kcm
+}
+
 cmd_up() {
   cmd_build
   mkdir -p "$DATA"
@@ -220,15 +236,7 @@ cmd_up() {
     --v 1
   wait_for kube-apiserver 120 "$BIN_K8S/kubectl" --kubeconfig "$KUBECONFIG_FILE" get --raw /readyz
 
-  start kube-controller-manager "$BIN_K8S/kube-controller-manager" \
-    --kubeconfig "$DATA/kcm.kubeconfig" \
-    --authentication-kubeconfig "$DATA/kcm.kubeconfig" --authorization-kubeconfig "$DATA/kcm.kubeconfig" \
-    --bind-address 127.0.0.1 --secure-port "$KCM_PORT" \
-    --controllers "${SYNCGC_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller}" \
-    --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" \
-    --use-service-account-credentials=true --leader-elect=false \
-    ${SYNCGC_KCM_EXTRA_ARGS:-} --v 1
-  wait_for kube-controller-manager 60 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
+  start_kcm
 
   start kwok "$BIN_KWOK/kwok" --kubeconfig "$KUBECONFIG_FILE" \
     --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
@@ -283,18 +291,23 @@ cmd_status() {
 cmd_down() {
   local name
   for name in kwok kube-controller-manager kube-apiserver etcd; do
-    [[ -f $PIDS/$name.pid ]] || continue
-    local pid; pid=$(cat "$PIDS/$name.pid")
-    if running "$name"; then
-      kill "$pid" 2>/dev/null || true
-      local deadline=$((SECONDS + 20))
-      while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-      kill -9 "$pid" 2>/dev/null || true
-      log "stopped $name (pid $pid)"
-    fi
-    rm -f "$PIDS/$name.pid"
+    stop_one "$name"
   done
   rm -rf "$DATA"
+}
+
+stop_one() { # name: stop what its pid file names, if it is still that program
+  local name=$1
+  [[ -f $PIDS/$name.pid ]] || return 0
+  local pid; pid=$(cat "$PIDS/$name.pid")
+  if running "$name"; then
+    kill "$pid" 2>/dev/null || true
+    local deadline=$((SECONDS + 20))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+    kill -9 "$pid" 2>/dev/null || true
+    log "stopped $name (pid $pid)"
+  fi
+  rm -f "$PIDS/$name.pid"
 }
 
 cmd_sa_kubeconfig() { # namespace name [file]
@@ -302,23 +315,7 @@ cmd_sa_kubeconfig() { # namespace name [file]
   local out=${3:-$DATA/sa-$ns-$name.kubeconfig}
   local token
   token=$(kubectl_admin create token "$name" -n "$ns" --duration 24h)
-  cat >"$out" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- name: syncgc-local
-  cluster:
-    server: https://127.0.0.1:$APISERVER_PORT
-    certificate-authority: $PKI/ca.crt
-users:
-- name: $ns-$name
-  user:
-    token: $token
-contexts:
-- name: syncgc-local
-  context: {cluster: syncgc-local, user: $ns-$name, namespace: $ns}
-current-context: syncgc-local
-EOF
+  write_kubeconfig "$out" "$ns-$name" "$ns" "token: $token"
   echo "$out"
 }
 
@@ -328,6 +325,7 @@ case ${1:-} in
   env) cmd_env ;;
   status) cmd_status ;;
   down) cmd_down ;;
+  restart-kcm) cmd_restart_kcm ;;
   sa-kubeconfig) shift; cmd_sa_kubeconfig "$@" ;;
-  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
