@@ -132,11 +132,14 @@ final class ObjectSync {
   private void reportInvalidLinks(ObjectMetadata object) {
     for (OwnerLink link : object.owners()) {
       LinkValidity validity = graph.validity(object, link);
+      String key = object.uid() + "\n" + link.uid() + "\n" + validity;
+      if (validity == LinkValidity.VALID || reported.contains(key)) {
+        continue;
+      }
       if (validity == LinkValidity.UNKNOWN_KIND && discovery.serves(link.apiVersion(), link.kind())) {
         continue; // a kind defined since the last discovery: now known
       }
-      if (validity != LinkValidity.VALID
-          && reported.add(object.uid() + "\n" + link.uid() + "\n" + validity)) {
+      if (reported.add(key)) {
         log.warn("invalid owner reference object={} uid={} owner={}/{} ownerUid={} reason=\"{}\"",
             object.ref(), object.uid(), link.kind(), link.name(), link.uid(), validity.reason());
         events.warning(object.ref(), "InvalidOwnerReference", "ownerReference to " + link.apiVersion()
