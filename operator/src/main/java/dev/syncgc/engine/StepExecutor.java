@@ -37,7 +37,7 @@ final class StepExecutor {
   private static final Duration FIRST_WAITING_EVENT_AFTER = Duration.ofSeconds(3);
 
   /** What the owner's worker should do after the steps ran. */
-  enum Next { DONE, RETRY }
+  enum Next { DONE, RETRY, GONE }
 
   private final DependencyGraph graph;
   private final KubeApi api;
@@ -99,6 +99,9 @@ final class StepExecutor {
       } else {
         result = waitFor(owner, (Step.Wait) step);
       }
+      if (result == Next.GONE) {
+        return Next.DONE; // the owner went before its deletion could even start: nothing to do
+      }
       if (result == Next.RETRY) {
         next = Next.RETRY;
         if (step instanceof Step.Start) {
@@ -112,6 +115,9 @@ final class StepExecutor {
   private Next start(ObjectMetadata owner, Step.Start s) {
     Result r = api.patch(kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotations(Map.of(Names.DEADLINE, s.deadline().toString())));
+    if (r.gone()) {
+      return Next.GONE;
+    }
     if (!r.ok()) {
       log.warn("could not record deadline object={} uid={} error={}", owner.ref(), owner.uid(), r.message());
       return Next.RETRY;

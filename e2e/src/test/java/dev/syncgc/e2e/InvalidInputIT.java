@@ -1,0 +1,256 @@
+package dev.syncgc.e2e;
+
+import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
+import static dev.syncgc.e2e.support.SpecNames.GRACE_PERIOD;
+import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
+import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
+import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.DeletionWatch;
+import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.ObjectAwaits;
+import dev.syncgc.e2e.support.ObjectEventLog;
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.Widgets;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Invalid input never crashes or stalls the operator: bad annotation values are reported and
+ * ignored, owner references Kubernetes considers invalid are never followed. After every test the
+ * shared operator is still running and logged no failed sync.
+ */
+@ExtendWith(TestNamespace.Extension.class)
+class InvalidInputIT {
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  /** How long "no finalizer" or "survives" must hold once the operator has shown it saw the object. */
+  private static final Duration STEADY = Duration.ofSeconds(3);
+
+  private final KubernetesClient client = TestCluster.get().client();
+  private OperatorProcess operator;
+  private int logMark;
+
+  @BeforeEach
+  void operator() {
+    operator = SharedOperator.get();
+    logMark = operator.log().length();
+  }
+
+  @AfterEach
+  void operatorStillHealthy() {
+    assertTrue(operator.isAlive(), "operator still running");
+    String log = operator.log();
+    String during = log.substring(Math.min(logMark, log.length()));
+    List<String> failures = during.lines().filter(l -> l.contains("sync failed"))
+        .collect(Collectors.toList());
+    assertEquals(List.of(), failures, "no failed sync in the operator's log during the test");
+  }
+
+  @Test
+  void unknownPropagationGetsNoFinalizerAndInvalidAnnotationEventNamingTheValue(TestNamespace ns) {
+    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "sideways")
+        .annotate(PROPAGATION, "Sideways").apply();
+
+    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", PROPAGATION,
+        "Sideways");
+    assertStaysWithoutFinalizer(widget);
+  }
+
+  @Test
+  void unparsableTimeoutGetsInvalidAnnotationEventNamingTheValue(TestNamespace ns) {
+    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "soon")
+        .annotate(PROPAGATION, SYNCHRONOUS).annotate(TIMEOUT, "soon").apply();
+
+    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", TIMEOUT, "soon");
+  }
+
+  @Test
+  void negativeGracePeriodGetsInvalidAnnotationEventNamingTheValue(TestNamespace ns) {
+    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "negative")
+        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "-3").apply();
+
+    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", GRACE_PERIOD, "-3");
+  }
+
+  @Test
+  void nonNumericGracePeriodGetsInvalidAnnotationEventNamingTheValue(TestNamespace ns) {
+    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "letters")
+        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "abc").apply();
+
+    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", GRACE_PERIOD, "abc");
+  }
+
+  @Test
+  void validOwnerCreatedAfterInvalidAnnotationsIsStillDeletedSynchronously(TestNamespace ns) {
+    GenericKubernetesResource sideways = Widgets.create(client, ns.name(), "sideways")
+        .annotate(PROPAGATION, "Sideways").apply();
+    GenericKubernetesResource soon = Widgets.create(client, ns.name(), "soon")
+        .annotate(PROPAGATION, SYNCHRONOUS).annotate(TIMEOUT, "soon").apply();
+    GenericKubernetesResource negative = Widgets.create(client, ns.name(), "negative")
+        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "-3").apply();
+    GenericKubernetesResource letters = Widgets.create(client, ns.name(), "letters")
+        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "abc").apply();
+    ObjectEventLog.awaitContaining(client, sideways, "Warning", "InvalidAnnotation", "Sideways");
+    ObjectEventLog.awaitContaining(client, soon, "Warning", "InvalidAnnotation", "soon");
+    ObjectEventLog.awaitContaining(client, negative, "Warning", "InvalidAnnotation", "-3");
+    ObjectEventLog.awaitContaining(client, letters, "Warning", "InvalidAnnotation", "abc");
+
+    try (DeletionWatch deletions = DeletionWatch.widgets(client, ns.name())) {
+      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "valid")
+          .annotate(PROPAGATION, SYNCHRONOUS).apply();
+      ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+      GenericKubernetesResource dependent = Widgets.create(client, ns.name(), "dependent")
+          .ownedBy(owner).apply();
+
+      Widgets.widget(client, ns.name(), "valid").delete();
+
+      long ownerGone = deletions.awaitDeleted(owner, DEADLINE).resourceVersion();
+      long dependentGone = deletions.awaitDeleted(dependent, DEADLINE).resourceVersion();
+      assertTrue(dependentGone < ownerGone, "dependent deleted before the owner");
+    }
+  }
+
+  @Test
+  void ownerWithValidSettingKeepsFinalizerWhenPropagationBecomesInvalid(TestNamespace ns) {
+    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "owner")
+        .annotate(PROPAGATION, SYNCHRONOUS).apply();
+    ObjectAwaits.awaitSyncgcFinalizer(client, widget);
+
+    Widgets.widget(client, ns.name(), "owner").edit(w -> {
+      w.getMetadata().getAnnotations().put(PROPAGATION, "Sideways");
+      return w;
+    });
+
+    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", PROPAGATION,
+        "Sideways");
+    await("finalizer kept").during(STEADY).atMost(STEADY.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> ObjectAwaits.hasFinalizer(ObjectAwaits.current(client, widget), FINALIZER));
+  }
+
+  /**
+   * Kubernetes treats a namespaced owner in another namespace as absent, so the dependent also has
+   * a solid owner in its own namespace: otherwise the built-in collector would delete it.
+   */
+  @Test
+  void dependentOfOwnerInOtherNamespaceSurvivesOwnerDeletionAndGetsInvalidOwnerReferenceEvent(
+      TestNamespace ns) {
+    String other = Namespaces.create(client, "InvalidInputIT#crossNamespace, namespace B");
+    try {
+      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
+          .annotate(PROPAGATION, SYNCHRONOUS).apply();
+      ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+      GenericKubernetesResource solid = Widgets.create(client, other, "solid").apply();
+      GenericKubernetesResource dependent = Widgets.create(client, other, "dependent")
+          .ownedBy(owner).ownedBy(solid).apply();
+      ObjectEventLog.awaitContaining(client, dependent, "Warning", "InvalidOwnerReference",
+          owner.getMetadata().getUid());
+
+      Widgets.widget(client, ns.name(), "owner").delete();
+
+      ObjectAwaits.awaitGone(client, owner, DEADLINE);
+      assertSurvives(dependent);
+      assertTrue(ownerUids(dependent).contains(solid.getMetadata().getUid()),
+          "the solid owner's reference is untouched");
+    } finally {
+      Namespaces.deleteAsync(client, other);
+    }
+  }
+
+  /** With a solid cluster-scoped owner too, for the same reason as above. */
+  @Test
+  void clusterScopedDependentOfNamespacedOwnerIsNotDeletedWithItAndGetsInvalidOwnerReferenceEvent(
+      TestNamespace ns) {
+    String prefix = ns.name() + "-";
+    GenericKubernetesResource solid = null;
+    GenericKubernetesResource dependent = null;
+    try {
+      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
+          .annotate(PROPAGATION, SYNCHRONOUS).apply();
+      ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+      solid = Widgets.createCluster(client, prefix + "solid").apply();
+      dependent = Widgets.createCluster(client, prefix + "dependent").ownedBy(owner).ownedBy(solid)
+          .apply();
+      ObjectEventLog.awaitContaining(client, dependent, "Warning", "InvalidOwnerReference",
+          owner.getMetadata().getUid());
+
+      Widgets.widget(client, ns.name(), "owner").delete();
+
+      ObjectAwaits.awaitGone(client, owner, DEADLINE);
+      assertSurvives(dependent);
+      assertTrue(ownerUids(dependent).contains(solid.getMetadata().getUid()),
+          "the solid owner's reference is untouched");
+    } finally {
+      for (HasMetadata o : new HasMetadata[] {dependent, solid}) {
+        if (o != null) {
+          Widgets.clusterWidget(client, o.getMetadata().getName()).delete();
+        }
+      }
+    }
+  }
+
+  /**
+   * A reference to a kind the API server does not serve cannot be checked, so (as the built-in
+   * collector does) its owner is presumed to keep the dependent.
+   */
+  @Test
+  void dependentWithUnknownKindOwnerIsKeptAndLosesOnlyTheDeletedOwnersReference(TestNamespace ns) {
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
+        .annotate(PROPAGATION, SYNCHRONOUS).apply();
+    ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+    OwnerReference unknown = new OwnerReferenceBuilder().withApiVersion("example.com/v1")
+        .withKind("Nope").withName("ghost").withUid(UUID.randomUUID().toString()).build();
+    GenericKubernetesResource dependent = Widgets.create(client, ns.name(), "dependent")
+        .ownedBy(owner).ownedBy(unknown).apply();
+
+    Widgets.widget(client, ns.name(), "owner").delete();
+
+    ObjectAwaits.awaitGone(client, owner, DEADLINE);
+    assertSurvives(dependent);
+    assertEquals(List.of(unknown.getUid()), ownerUids(dependent),
+        "only the reference to the deleted owner is removed");
+  }
+
+  private void assertStaysWithoutFinalizer(HasMetadata object) {
+    await("no finalizer on " + object.getMetadata().getName()).during(STEADY)
+        .atMost(STEADY.plusSeconds(5)).pollInterval(Duration.ofMillis(200))
+        .until(() -> {
+          GenericKubernetesResource now = ObjectAwaits.current(client, object);
+          return now != null && !ObjectAwaits.hasFinalizer(now, FINALIZER);
+        });
+  }
+
+  private void assertSurvives(HasMetadata object) {
+    await(object.getMetadata().getName() + " survives").during(STEADY).atMost(STEADY.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> {
+          GenericKubernetesResource now = ObjectAwaits.current(client, object);
+          return now != null && now.getMetadata().getDeletionTimestamp() == null;
+        });
+  }
+
+  private List<String> ownerUids(HasMetadata object) {
+    GenericKubernetesResource now = ObjectAwaits.current(client, object);
+    assertFalse(now == null, object.getMetadata().getName() + " exists");
+    return now.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid)
+        .collect(Collectors.toList());
+  }
+}

@@ -1,0 +1,62 @@
+package dev.syncgc.e2e;
+
+import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
+import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
+import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.DeletionWatch;
+import dev.syncgc.e2e.support.ObjectAwaits;
+import dev.syncgc.e2e.support.ObjectEventLog;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.Widgets;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Every synchronous deletion has a deadline: a block that can never clear is broken when it passes. */
+@ExtendWith(TestNamespace.Extension.class)
+class TimeoutIT {
+  private static final String NEVER = "example.com/never";
+
+  private final KubernetesClient client = TestCluster.get().client();
+
+  @BeforeAll
+  static void operator() {
+    SharedOperator.get();
+  }
+
+  @Test
+  void ownerBlockedForeverIsReleasedAtItsTimeoutWithEventNamingTheBlockerAndWhy(TestNamespace ns) {
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
+        .annotate(PROPAGATION, SYNCHRONOUS).annotate(TIMEOUT, "10s").apply();
+    ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+    GenericKubernetesResource blocker = Widgets.create(client, ns.name(), "blocker").ownedBy(owner)
+        .finalizer(NEVER).apply();
+    try (DeletionWatch deletions = DeletionWatch.widgets(client, ns.name())) {
+      Instant deleteSent = Instant.now();
+      Widgets.widget(client, ns.name(), "owner").delete();
+
+      Instant ownerGone = deletions.awaitDeleted(owner, Duration.ofSeconds(60)).receivedAt();
+
+      Duration took = Duration.between(deleteSent, ownerGone);
+      assertTrue(took.compareTo(Duration.ofSeconds(8)) >= 0,
+          "owner held until its 10 s timeout, released after " + took);
+      assertTrue(took.compareTo(Duration.ofSeconds(30)) < 0,
+          "owner released soon after its 10 s timeout, not " + took);
+      GenericKubernetesResource left = ObjectAwaits.current(client, blocker);
+      assertNotNull(left, "the blocker is still there, held by " + NEVER);
+      ObjectEventLog.awaitContaining(client, owner, "Warning", "SynchronousDeletionTimedOut",
+          "Widget/" + ns.name() + "/blocker", NEVER);
+    } finally {
+      ObjectAwaits.removeFinalizer(client, blocker, NEVER);
+    }
+  }
+}
