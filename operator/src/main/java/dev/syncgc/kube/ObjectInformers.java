@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -81,7 +82,8 @@ public final class ObjectInformers implements AutoCloseable {
       informer.addEventHandler(handler(kind, delivered));
       CompletableFuture<Void> refused = new CompletableFuture<>();
       informer.exceptionHandler((isStarted, t) -> {
-        if (t instanceof KubernetesClientException e && e.getCode() == 403) {
+        Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (cause instanceof KubernetesClientException e && e.getCode() == 403) {
           if (refused.complete(null)) {
             log.error("no permission to list and watch kind={}; its objects are not tracked until it is"
                 + " granted error=\"{}\"", kind, e.getMessage());

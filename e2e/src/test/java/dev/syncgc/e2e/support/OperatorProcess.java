@@ -96,6 +96,51 @@ public final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  /** How a command of the operator jar (e.g. {@code release}) ended, and what this run printed. */
+  public record Completed(int exitCode, String output, Path logFile) {}
+
+  /**
+   * Runs the operator jar with {@code args} (e.g. {@code release}) to completion, as a chart hook
+   * would: {@code KUBECONFIG} is the test cluster's unless {@code env} overrides it. Output goes to
+   * {@code e2e/target/operator-logs/<name>.log}; fails if it does not exit within {@code deadline}.
+   */
+  public static Completed run(String name, List<String> args, Map<String, String> env, Duration deadline) {
+    List<String> command = new ArrayList<>(List.of(javaExecutable(), "-jar", operatorJar().toString()));
+    command.addAll(args);
+    Path log = TestCluster.targetDir().resolve("operator-logs").resolve(name + ".log");
+    try {
+      Files.createDirectories(log.getParent());
+      long from = Files.exists(log) ? Files.size(log) : 0;
+      Files.writeString(log, "=== " + Instant.now() + " running: " + String.join(" ", command) + "\n",
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      ProcessBuilder builder = new ProcessBuilder(command)
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+      builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
+      builder.environment().putAll(env);
+      Process p = builder.start();
+      LIVE.add(p);
+      try {
+        if (!p.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+          p.destroyForcibly().waitFor();
+          throw new AssertionError(String.join(" ", args) + " did not exit within " + deadline
+              + "\n" + Logs.tail(log, 40));
+        }
+      } finally {
+        LIVE.remove(p);
+      }
+      byte[] all = Files.readAllBytes(log);
+      String output = new String(all, (int) from, all.length - (int) from, StandardCharsets.UTF_8);
+      return new Completed(p.exitValue(), output, log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Waits until {@code /readyz} answers 200; fails at once, with the log's tail, if the process exits. */
   public OperatorProcess awaitReady() {
     return awaitReady(READY_DEADLINE);

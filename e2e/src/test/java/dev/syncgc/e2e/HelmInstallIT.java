@@ -1,0 +1,367 @@
+package dev.syncgc.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Events;
+import dev.syncgc.e2e.support.Finalizers;
+import dev.syncgc.e2e.support.Helm;
+import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestCrds;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.Widgets;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The chart installed for real with {@code helm install}, tracking Widgets (not ClusterWidgets) and
+ * ConfigMaps only. Nothing runs the chart's Pods here (no kubelet, no scheduler), so the operator
+ * jar runs as a process with a kubeconfig for the chart's ServiceAccount, i.e. with exactly the
+ * rights the chart grants, and with the flags of the chart's Deployment. The shared operator is
+ * paused meanwhile. The last test uninstalls the release.
+ */
+@ExtendWith(TestNamespace.Extension.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HelmInstallIT {
+  private static final String PROPAGATION = "syncgc.dev/propagation";
+  private static final String HOLD = "example.com/hold";
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final Duration HELM_DEADLINE = Duration.ofSeconds(180);
+  private static final Duration RELEASE_DEADLINE = Duration.ofSeconds(180);
+  private static final String REFUSED = "no permission to list and watch kind=ClusterWidget";
+
+  private static final KubernetesClient client = TestCluster.get().client();
+  private static String release;
+  private static String releaseNamespace;
+  private static String fullname;
+  private static Path saKubeconfig;
+  private static OperatorProcess operator;
+  private static AssertionError notReady;
+  private static boolean installed;
+
+  @BeforeAll
+  static void installChartAndRunOperatorAsItsServiceAccount() throws Exception {
+    SharedOperator.pause();
+    TestCrds.install(client); // Widget and ClusterWidget exist before the operator starts
+    release = "e2e-" + Namespaces.randomSuffix(6);
+    fullname = release + "-syncgc";
+    releaseNamespace = Namespaces.create(client, "HelmInstallIT release " + release);
+
+    Helm.Result install = helm("install", release, TestCluster.repoRoot().resolve("helm/syncgc").toString(),
+        "--namespace", releaseNamespace,
+        "--set", "uninstall.releaseFinalizers=false",
+        "--set-json", "trackedKinds.customResources=[{\"apiGroups\":[\"" + TestCrds.GROUP
+            + "\"],\"resources\":[\"widgets\"]}]",
+        "--set-json", "trackedKinds.builtin=[{\"group\":\"\",\"kind\":\"ConfigMap\",\"resource\":\"configmaps\"}]");
+    assertTrue(install.ok(), "helm install: " + install.describe());
+    installed = true;
+
+    await("ServiceAccount " + fullname).atMost(DEADLINE)
+        .until(() -> client.serviceAccounts().inNamespace(releaseNamespace).withName(fullname).get() != null);
+    saKubeconfig = serviceAccountKubeconfig(releaseNamespace, fullname);
+
+    // readiness is awaited by each test, so that a failure to get ready is reported by each
+    operator = OperatorProcess.start("helm-install-" + release, chartOperatorArgs(),
+        Map.of("KUBECONFIG", saKubeconfig.toString()));
+  }
+
+  @AfterAll
+  static void uninstallAndResume() {
+    try {
+      if (operator != null) {
+        operator.close();
+      }
+      if (installed) {
+        helm("uninstall", release, "--namespace", releaseNamespace, "--wait");
+      }
+      if (releaseNamespace != null) {
+        Namespaces.deleteAsync(client, releaseNamespace);
+      }
+    } finally {
+      SharedOperator.resume();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void synchronousDeletionOfWidgetOwnerWithWidgetAndConfigMapDependentsWorksWithTheChartsRights(TestNamespace ns) {
+    readyOperator();
+    GenericKubernetesResource owner = synchronous(ns, "owner");
+    Widgets.create(client, ns.name(), "widget-dependent").ownedBy(owner).apply();
+    client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder()
+        .withNewMetadata().withName("configmap-dependent").withOwnerReferences(Widgets.ownerReference(owner))
+        .endMetadata().addToData("k", "v").build()).create();
+
+    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))
+        .watch(client.configMaps().inNamespace(ns.name()))) {
+      Widgets.widget(client, ns.name(), "owner").delete();
+
+      order.awaitDeleted(DEADLINE, "owner", "widget-dependent", "configmap-dependent");
+      order.checkWatches();
+      order.assertBefore("widget-dependent", "owner");
+      order.assertBefore("configmap-dependent", "owner");
+    }
+    Events.await(client, ns.name(), owner.getMetadata().getUid(), "SynchronousDeletionCompleted");
+  }
+
+  @Test
+  @Order(2)
+  void clusterWidgetsAreRefusedByRbacVisiblyAndTheOperatorStaysAliveAndReady() {
+    try {
+      operator.awaitLog(REFUSED);
+    } catch (RuntimeException e) {
+      throw new AssertionError("'" + REFUSED + "' not in " + operator.logFile() + "; its lines on ClusterWidget:\n"
+          + operator.log().lines().filter(l -> l.contains("ClusterWidget") && l.contains("level="))
+              .limit(5).collect(java.util.stream.Collectors.joining("\n")), e);
+    }
+    readyOperator();
+
+    // refused, so left alone: an annotated ClusterWidget gets no finalizer
+    String name = "e2e-helm-" + Namespaces.randomSuffix(8);
+    Widgets.createCluster(client, name).annotate(PROPAGATION, "Synchronous").apply();
+    try {
+      await("ClusterWidget " + name + " stays without the syncgc finalizer").during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+          .until(() -> !Finalizers.has(Widgets.clusterWidget(client, name).get(), Finalizers.SYNCGC));
+    } finally {
+      Widgets.clusterWidget(client, name).delete();
+    }
+    assertTrue(operator.isAlive(), "the operator is still running; log tail:\n" + operator.log());
+    assertEquals(200, operator.get("/healthz").statusCode(), "/healthz");
+    assertEquals(200, operator.get("/readyz").statusCode(), "/readyz");
+  }
+
+  @Test
+  @Order(3)
+  void releaseCommandFreesAndHandsOverWidgetsThenHelmUninstallLeavesNothingBehind(TestNamespace ns) {
+    readyOperator();
+    String held = "held-dependent";
+    try {
+      synchronous(ns, "alive");
+      GenericKubernetesResource owner = synchronous(ns, "owner");
+      // blockOwnerDeletion, as controllers set it: Kubernetes' foreground deletion waits for it
+      Widgets.create(client, ns.name(), held).ownedBy(owner, true, false).finalizer(HOLD).apply();
+      Widgets.widget(client, ns.name(), "owner").delete();
+      await("the cascade reached the held dependent").atMost(DEADLINE).until(() -> {
+        GenericKubernetesResource d = Widgets.widget(client, ns.name(), held).get();
+        return d != null && d.getMetadata().getDeletionTimestamp() != null;
+      });
+      GenericKubernetesResource stuck = Widgets.widget(client, ns.name(), "owner").get();
+      assertTrue(stuck != null && Finalizers.has(stuck, Finalizers.SYNCGC),
+          "the owner is held by syncgc's finalizer: " + (stuck == null ? "gone" : stuck.getMetadata()));
+
+      // uninstall, by hand as the chart README says with uninstall.releaseFinalizers=false
+      operator.stop();
+      client.apps().deployments().inNamespace(releaseNamespace).withName(fullname).scale(0);
+      OperatorProcess.Completed released = OperatorProcess.run("helm-install-" + release + "-release",
+          List.of("release"),
+          Map.of("KUBECONFIG", saKubeconfig.toString(), "SYNCGC_BUILTIN_KINDS", "ConfigMap"), RELEASE_DEADLINE);
+      assertEquals(0, released.exitCode(), "release exit code; output:\n" + released.output());
+      assertTrue(released.output().contains("released object=Widget/" + ns.name() + "/alive "),
+          released.output());
+      assertTrue(released.output().contains("handed over to foreground deletion object=Widget/" + ns.name()
+          + "/owner "), released.output());
+
+      GenericKubernetesResource alive = Widgets.widget(client, ns.name(), "alive").get();
+      assertNotNull(alive, "the alive Widget still exists");
+      assertNull(alive.getMetadata().getDeletionTimestamp(), "the alive Widget is not being deleted");
+      assertFalse(Finalizers.has(alive, Finalizers.SYNCGC), "alive lost the syncgc finalizer: "
+          + alive.getMetadata().getFinalizers());
+      GenericKubernetesResource handedOver = Widgets.widget(client, ns.name(), "owner").get();
+      assertNotNull(handedOver, "the owner waits for its dependent");
+      assertFalse(Finalizers.has(handedOver, Finalizers.SYNCGC),
+          "the owner lost the syncgc finalizer: " + handedOver.getMetadata().getFinalizers());
+      assertTrue(Finalizers.has(handedOver, "foregroundDeletion"),
+          "the owner is handed over to foreground deletion: " + handedOver.getMetadata().getFinalizers());
+
+      try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+        MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), held), HOLD);
+
+        order.awaitDeleted(DEADLINE, held, "owner");
+        order.checkWatches();
+        order.assertBefore(held, "owner");
+      }
+
+      Helm.Result uninstall = helm("uninstall", release, "--namespace", releaseNamespace, "--wait");
+      assertTrue(uninstall.ok(), "helm uninstall: " + uninstall.describe());
+      installed = false;
+      await("nothing of release " + release + " left").atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
+          .untilAsserted(() -> assertEquals(List.of(), leftovers()));
+      Helm.Result list = helm("list", "--all", "--short", "--namespace", releaseNamespace);
+      assertTrue(list.ok() && list.stdout().isBlank(), "helm list: " + list.describe());
+    } finally {
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), held), HOLD);
+    }
+  }
+
+  // --- helpers
+
+  /** The operator running as the chart's ServiceAccount, ready; fails at once if it never got ready. */
+  private static OperatorProcess readyOperator() {
+    if (notReady != null) {
+      throw new AssertionError("the operator did not get ready (see the first failure)", notReady);
+    }
+    try {
+      return operator.awaitReady();
+    } catch (AssertionError e) {
+      notReady = e;
+      throw e;
+    }
+  }
+
+  private static GenericKubernetesResource synchronous(TestNamespace ns, String name) {
+    Widgets.create(client, ns.name(), name).annotate(PROPAGATION, "Synchronous").apply();
+    return Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), name).get());
+  }
+
+  /** What is left of the release: its objects (by the chart's instance label) and helm's own records. */
+  private static List<String> leftovers() {
+    Map<String, String> instance = Map.of("app.kubernetes.io/instance", release);
+    List<HasMetadata> left = new ArrayList<>();
+    left.addAll(client.apps().deployments().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.apps().replicaSets().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.pods().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.services().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.serviceAccounts().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.rbac().roles().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.rbac().roleBindings().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.batch().v1().jobs().inNamespace(releaseNamespace).withLabels(instance).list().getItems());
+    left.addAll(client.rbac().clusterRoles().withLabels(instance).list().getItems());
+    left.addAll(client.rbac().clusterRoleBindings().withLabels(instance).list().getItems());
+    left.addAll(client.secrets().inNamespace(releaseNamespace)
+        .withLabels(Map.of("owner", "helm", "name", release)).list().getItems());
+    List<String> names = new ArrayList<>(left.stream()
+        .map(o -> o.getKind() + "/" + o.getMetadata().getName()).toList());
+    if (client.serviceAccounts().inNamespace(releaseNamespace).withName(fullname).get() != null) {
+      names.add("ServiceAccount/" + fullname);
+    }
+    if (client.rbac().clusterRoles().withName(fullname).get() != null) {
+      names.add("ClusterRole/" + fullname);
+    }
+    if (client.rbac().clusterRoleBindings().withName(fullname).get() != null) {
+      names.add("ClusterRoleBinding/" + fullname);
+    }
+    return names.stream().distinct().toList();
+  }
+
+  /** The flags of the chart's Deployment, except its HTTP port (each test operator has its own). */
+  private static List<String> chartOperatorArgs() {
+    Deployment deployment = client.apps().deployments().inNamespace(releaseNamespace).withName(fullname).get();
+    assertNotNull(deployment, "Deployment " + fullname + " installed by the chart");
+    List<String> args = new ArrayList<>(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs());
+    args.removeIf(a -> a.startsWith("--http-port"));
+    assertTrue(args.contains("--builtin-kinds=ConfigMap"), "the chart's flags: " + args);
+    return args;
+  }
+
+  /**
+   * A kubeconfig acting as the ServiceAccount: {@code e2e/cluster.sh sa-kubeconfig} on the local
+   * control plane (with the same SYNCGC_* settings as this JVM, so it targets the same cluster),
+   * otherwise built here from a TokenRequest.
+   */
+  private static Path serviceAccountKubeconfig(String namespace, String name) throws Exception {
+    Path file = TestCluster.targetDir().resolve("sa-" + namespace + "-" + name + ".kubeconfig");
+    Files.createDirectories(file.getParent());
+    if (TestCluster.get().isLocal()) {
+      Path log = TestCluster.targetDir().resolve("sa-kubeconfig-" + name + ".log");
+      ProcessBuilder builder = new ProcessBuilder("bash",
+          TestCluster.repoRoot().resolve("e2e/cluster.sh").toString(), "sa-kubeconfig", namespace, name,
+          file.toString())
+          .redirectErrorStream(true).redirectOutput(log.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+      // the environment is inherited; settings given as system properties are passed on too
+      for (String key : System.getProperties().stringPropertyNames()) {
+        if (key.startsWith("SYNCGC_")) {
+          builder.environment().put(key, System.getProperty(key));
+        }
+      }
+      Process p = builder.start();
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("cluster.sh sa-kubeconfig did not finish; see " + log);
+      }
+      assertEquals(0, p.exitValue(), "cluster.sh sa-kubeconfig: " + Files.readString(log));
+      return file;
+    }
+    String token = client.serviceAccounts().inNamespace(namespace).withName(name)
+        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(86400L).endSpec().build())
+        .getStatus().getToken();
+    Config config = client.getConfiguration();
+    String ca = config.getCaCertData();
+    if ((ca == null || ca.isBlank()) && config.getCaCertFile() != null) {
+      ca = Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(config.getCaCertFile())));
+    }
+    String tls = ca == null || ca.isBlank() ? "    insecure-skip-tls-verify: true\n"
+        : "    certificate-authority-data: " + ca + "\n";
+    Files.writeString(file, "apiVersion: v1\nkind: Config\nclusters:\n- name: e2e\n  cluster:\n"
+        + "    server: " + config.getMasterUrl() + "\n" + tls
+        + "users:\n- name: " + namespace + "-" + name + "\n  user:\n    token: " + token + "\n"
+        + "contexts:\n- name: e2e\n  context: {cluster: e2e, user: " + namespace + "-" + name
+        + ", namespace: " + namespace + "}\ncurrent-context: e2e\n", StandardCharsets.UTF_8);
+    return file;
+  }
+
+  /** The real helm against the test cluster. */
+  private static Helm.Result helm(String... args) {
+    List<String> command = new ArrayList<>(List.of(TestCluster.get().helm()));
+    command.addAll(List.of(args));
+    try {
+      Path out = Files.createTempFile("helm-out-", ".txt");
+      Path err = Files.createTempFile("helm-err-", ".txt");
+      try {
+        ProcessBuilder builder = new ProcessBuilder(command)
+            .redirectOutput(out.toFile()).redirectError(err.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
+        Process p = builder.start();
+        if (!p.waitFor(HELM_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+          throw new AssertionError(String.join(" ", command) + " did not finish in " + HELM_DEADLINE);
+        }
+        return new Helm.Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            Files.readString(err, StandardCharsets.UTF_8));
+      } finally {
+        Files.deleteIfExists(out);
+        Files.deleteIfExists(err);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package dev.syncgc.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Finalizers;
+import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestCrds;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.Widgets;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Two operators with {@code --leader-election} on one Lease: only the holder acts, and when it is
+ * killed in the middle of a synchronous deletion the standby takes the Lease over (once it has
+ * expired) and finishes the deletion. The shared operator is paused meanwhile.
+ */
+@ExtendWith(TestNamespace.Extension.class)
+class LeaderElectionIT {
+  private static final String LEASE_NAMESPACE = "default";
+  private static final String PROPAGATION = "syncgc.dev/propagation";
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  /** After SIGKILL the Lease must expire before the standby may take it (JOSDK: 15 s lease). */
+  private static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(90);
+  private static final int MIDS = 10;
+  private static final int LEAVES_PER_MID = 20;
+
+  private final KubernetesClient client = TestCluster.get().client();
+  private String lease;
+  private final List<OperatorProcess> operators = new ArrayList<>();
+
+  @BeforeEach
+  void startTwoOperators() {
+    SharedOperator.pause();
+    lease = "syncgc-e2e-" + Namespaces.randomSuffix(8);
+    for (String replica : List.of("a", "b")) {
+      operators.add(OperatorProcess.start("leader-election-" + lease + "-" + replica, List.of(
+          "--leader-election", "--leader-election-namespace", LEASE_NAMESPACE,
+          "--leader-election-lease-name", lease, "--kube-api-qps", "20", "--kube-api-burst", "20"), Map.of()));
+    }
+    // /readyz turns ready once the graph is built, on a standby as well as on the leader
+    operators.forEach(OperatorProcess::awaitReady);
+  }
+
+  @AfterEach
+  void stopOperators() {
+    try {
+      operators.forEach(OperatorProcess::close);
+      operators.clear();
+      client.leases().inNamespace(LEASE_NAMESPACE).withName(lease).delete();
+    } finally {
+      SharedOperator.resume();
+    }
+  }
+
+  @Test
+  void onlyTheLeaseHolderAddsTheFinalizer(TestNamespace ns) {
+    OperatorProcess leader = awaitHolder(operators, DEADLINE);
+    OperatorProcess standby = other(leader);
+
+    Widgets.create(client, ns.name(), "annotated").annotate(PROPAGATION, "Synchronous").apply();
+    GenericKubernetesResource annotated =
+        Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "annotated").get());
+
+    leader.awaitLog("added finalizer object=Widget/" + ns.name() + "/annotated uid="
+        + annotated.getMetadata().getUid());
+    assertFalse(standby.log().contains("added finalizer"),
+        "the standby added no finalizer; its log:\n" + standby.log());
+    assertEquals(identity(leader), holder(), "the leader still holds the Lease");
+  }
+
+  @Test
+  void standbyTakesOverWhenTheLeaderIsKilledMidDeletionAndFinishesTheTreeRootLastSparingTheBystander(
+      TestNamespace ns) throws Exception {
+    OperatorProcess leader = awaitHolder(operators, DEADLINE);
+    OperatorProcess standby = other(leader);
+
+    GenericKubernetesResource root = synchronous(ns, "root");
+    synchronous(ns, "bystander");
+    List<String> tree = createTree(ns, root);
+    await("the tree and the bystander listed").atMost(DEADLINE).until(() ->
+        TestCrds.widgets(client).inNamespace(ns.name()).list().getItems().size() == tree.size() + 1);
+
+    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+      Widgets.widget(client, ns.name(), "root").delete();
+      await("some dependents gone").atMost(DEADLINE).pollInterval(Duration.ofMillis(50))
+          .until(() -> order.deletions().size() >= 5);
+
+      leader.kill();
+      int deletedAtKill = order.deletions().size();
+      Instant end = Instant.now().plus(TAKEOVER_DEADLINE);
+      assertTrue(deletedAtKill < tree.size(),
+          "the leader was killed in the middle of the deletion, not after it: " + deletedAtKill + " gone");
+      assertNotNull(Widgets.widget(client, ns.name(), "root").get(), "the root is still there at the kill");
+
+      awaitHolderIs(standby, Duration.between(Instant.now(), end));
+      order.awaitDeleted(Duration.between(Instant.now(), end), tree.toArray(String[]::new));
+      order.checkWatches();
+      List<String> names = order.names();
+      assertEquals(tree.size(), names.size(), "each object of the tree deleted once: " + order.deletions());
+      assertEquals("root", names.get(names.size() - 1), "the root is deleted last: " + order.deletions());
+      assertFalse(names.contains("bystander"), "the bystander was not deleted: " + order.deletions());
+    }
+    GenericKubernetesResource bystander = Widgets.widget(client, ns.name(), "bystander").get();
+    assertNotNull(bystander, "the bystander still exists");
+    assertNull(bystander.getMetadata().getDeletionTimestamp(), "the bystander is not being deleted");
+    assertNull(Widgets.widget(client, ns.name(), "root").get(), "the root is gone");
+  }
+
+  // --- helpers
+
+  /** Creates root's tree: {@value #MIDS} mids, each owning {@value #LEAVES_PER_MID} leaves. Returns every name. */
+  private List<String> createTree(TestNamespace ns, GenericKubernetesResource root) throws Exception {
+    List<String> names = new ArrayList<>(List.of("root"));
+    ExecutorService pool = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<GenericKubernetesResource>> mids = new ArrayList<>();
+      for (int m = 0; m < MIDS; m++) {
+        String mid = String.format("mid-%02d", m);
+        names.add(mid);
+        mids.add(pool.submit(() -> Widgets.create(client, ns.name(), mid).ownedBy(root).apply()));
+      }
+      List<Future<?>> leaves = new ArrayList<>();
+      for (Future<GenericKubernetesResource> f : mids) {
+        GenericKubernetesResource mid = f.get();
+        for (int l = 0; l < LEAVES_PER_MID; l++) {
+          String leaf = String.format("%s-leaf-%02d", mid.getMetadata().getName(), l);
+          names.add(leaf);
+          leaves.add(pool.submit(() -> Widgets.create(client, ns.name(), leaf).ownedBy(mid).apply()));
+        }
+      }
+      for (Future<?> f : leaves) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return names;
+  }
+
+  private GenericKubernetesResource synchronous(TestNamespace ns, String name) {
+    Widgets.create(client, ns.name(), name).annotate(PROPAGATION, "Synchronous").apply();
+    return Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), name).get());
+  }
+
+  /** The operator's leader election identity: {@code <hostname>-<pid>}, as the operator builds it. */
+  private static String identity(OperatorProcess operator) {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (Exception e) {
+      host = "syncgc";
+    }
+    return host + "-" + operator.pid();
+  }
+
+  private String holder() {
+    Lease current = client.leases().inNamespace(LEASE_NAMESPACE).withName(lease).get();
+    return current == null || current.getSpec() == null ? null : current.getSpec().getHolderIdentity();
+  }
+
+  /** Waits until one of {@code candidates} holds the Lease and returns it. */
+  private OperatorProcess awaitHolder(List<OperatorProcess> candidates, Duration deadline) {
+    AtomicReference<String> last = new AtomicReference<>();
+    try {
+      await("Lease " + LEASE_NAMESPACE + "/" + lease + " held by one of the operators").atMost(deadline)
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> {
+            last.set(holder());
+            return candidates.stream().anyMatch(o -> identity(o).equals(last.get()));
+          });
+    } catch (RuntimeException e) {
+      throw new AssertionError("no operator holds Lease " + lease + " within " + deadline + "; holder: "
+          + last.get() + "; identities: " + candidates.stream().map(LeaderElectionIT::identity).toList(), e);
+    }
+    return candidates.stream().filter(o -> identity(o).equals(last.get())).findFirst().orElseThrow();
+  }
+
+  private void awaitHolderIs(OperatorProcess expected, Duration deadline) {
+    OperatorProcess holder = awaitHolder(List.of(expected), deadline);
+    assertEquals(identity(expected), identity(holder));
+  }
+
+  private OperatorProcess other(OperatorProcess one) {
+    return operators.stream().filter(o -> o != one).findFirst().orElseThrow();
+  }
+}

@@ -1,0 +1,238 @@
+package dev.syncgc.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.Events;
+import dev.syncgc.e2e.support.Finalizers;
+import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.Widgets;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** What the shared operator serves on its HTTP port: Prometheus metrics and the probes. */
+@ExtendWith(TestNamespace.Extension.class)
+class MetricsIT {
+  private static final String PROPAGATION = "syncgc.dev/propagation";
+  private static final String HOLD = "example.com/hold";
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  /** A Java Operator SDK gauge registered with the GarbageCollectionPolicy controller at start. */
+  private static final String JOSDK_METRIC = "operator_sdk_reconciliations_executions_garbagecollectionpolicy";
+
+  private final KubernetesClient client = TestCluster.get().client();
+  private static OperatorProcess operator;
+
+  @BeforeAll
+  static void operator() {
+    operator = SharedOperator.get();
+  }
+
+  @Test
+  void synchronousDeletionTimeoutAndCycleAreCountedInTheSyncgcMetrics(TestNamespace ns) {
+    Metrics before = Metrics.parse(operator.metrics());
+    String held = "held-dependent";
+    try {
+      // 1. a synchronous deletion that completes: owner and dependent
+      GenericKubernetesResource owner = synchronous(ns, "owner", Map.of());
+      Widgets.create(client, ns.name(), "dependent").ownedBy(owner).apply();
+      Widgets.widget(client, ns.name(), "owner").delete();
+
+      // 2. one that times out: its dependent is held by another controller's finalizer
+      GenericKubernetesResource slow = synchronous(ns, "slow-owner", Map.of("syncgc.dev/timeout", "5s"));
+      Widgets.create(client, ns.name(), held).ownedBy(slow).finalizer(HOLD).apply();
+      Widgets.widget(client, ns.name(), "slow-owner").delete();
+
+      // 3. a two-object cycle: a owned by b, b owned by a, both Synchronous
+      GenericKubernetesResource a = synchronous(ns, "cycle-a", Map.of());
+      GenericKubernetesResource b = Widgets.create(client, ns.name(), "cycle-b").ownedBy(a)
+          .annotate(PROPAGATION, "Synchronous").apply();
+      Widgets.widget(client, ns.name(), "cycle-a").patch(PatchContext.of(PatchType.JSON_MERGE),
+          Serialization.asJson(Map.of("metadata", Map.of("ownerReferences", List.of(Widgets.ownerReference(b))))));
+      Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "cycle-b").get());
+      Widgets.widget(client, ns.name(), "cycle-a").delete();
+
+      await("owner and dependent gone").atMost(DEADLINE).until(() -> gone(ns, "owner") && gone(ns, "dependent"));
+      Events.await(client, ns.name(), slow.getMetadata().getUid(), "SynchronousDeletionTimedOut");
+      await("slow-owner gone after its timeout").atMost(DEADLINE).until(() -> gone(ns, "slow-owner"));
+      await("cycle gone").atMost(DEADLINE).until(() -> gone(ns, "cycle-a") && gone(ns, "cycle-b"));
+      Events.await(client, ns.name(), a.getMetadata().getUid(), "DependencyCycle");
+
+      // counters are incremented when the finalizer goes: poll until every one shows it
+      AtomicReference<Metrics> after = new AtomicReference<>();
+      try {
+        await("syncgc counters grew").atMost(DEADLINE).pollInterval(Duration.ofMillis(250)).until(() -> {
+          Metrics m = Metrics.parse(operator.metrics());
+          after.set(m);
+          return growth(before, m, "syncgc_deletions_started_total", Map.of()) >= 3
+              && growth(before, m, "syncgc_deletions_finished_total", Map.of("outcome", "completed")) >= 1
+              && growth(before, m, "syncgc_deletions_finished_total", Map.of("outcome", "timed_out")) >= 1
+              && growth(before, m, "syncgc_cycles_found_total", Map.of()) >= 1
+              && growth(before, m, "syncgc_deletion_duration_seconds_count", Map.of()) >= 1;
+        });
+      } catch (RuntimeException e) {
+        // fall through to the individual assertions, which say which counter did not grow
+      }
+      Metrics m = after.get();
+      assertTrue(growth(before, m, "syncgc_deletions_started_total", Map.of()) >= 3,
+          describe(before, m, "syncgc_deletions_started_total", Map.of()));
+      assertTrue(growth(before, m, "syncgc_deletions_finished_total", Map.of("outcome", "completed")) >= 1,
+          describe(before, m, "syncgc_deletions_finished_total", Map.of("outcome", "completed")));
+      assertTrue(growth(before, m, "syncgc_deletions_finished_total", Map.of("outcome", "timed_out")) >= 1,
+          describe(before, m, "syncgc_deletions_finished_total", Map.of("outcome", "timed_out")));
+      assertTrue(growth(before, m, "syncgc_cycles_found_total", Map.of()) >= 1,
+          describe(before, m, "syncgc_cycles_found_total", Map.of()));
+      assertTrue(growth(before, m, "syncgc_deletion_duration_seconds_count", Map.of()) >= 1,
+          describe(before, m, "syncgc_deletion_duration_seconds_count", Map.of()));
+      assertTrue(m.sum("syncgc_api_requests_total", Map.of("code", "200", "verb", "delete")).isPresent(),
+          "syncgc_api_requests_total{code=\"200\",verb=\"delete\"} present; api requests: "
+              + m.lines("syncgc_api_requests_total"));
+    } finally {
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), held), HOLD);
+    }
+  }
+
+  @Test
+  void graphObjectsGaugeIsPositive(TestNamespace ns) {
+    Widgets.create(client, ns.name(), "tracked").apply();
+    AtomicReference<OptionalDouble> graph = new AtomicReference<>(OptionalDouble.empty());
+    try {
+      await("syncgc_graph_objects > 0").atMost(DEADLINE).pollInterval(Duration.ofMillis(250)).until(() -> {
+        graph.set(Metrics.parse(operator.metrics()).sum("syncgc_graph_objects", Map.of()));
+        return graph.get().orElse(0) > 0;
+      });
+    } catch (RuntimeException e) {
+      throw new AssertionError("syncgc_graph_objects not > 0: " + graph.get(), e);
+    }
+  }
+
+  @Test
+  void jvmAndJavaOperatorSdkMetricsAreExposed() {
+    // /readyz turns ready once the graph is built; Java Operator SDK starts right after, so its
+    // meters may show up a moment later than the operator's readiness
+    AtomicReference<Metrics> last = new AtomicReference<>();
+    try {
+      await("JVM and Java Operator SDK metrics").atMost(DEADLINE).pollInterval(Duration.ofMillis(250))
+          .until(() -> {
+            Metrics m = Metrics.parse(operator.metrics());
+            last.set(m);
+            return m.sum("jvm_memory_used_bytes", Map.of()).isPresent()
+                && m.sum(JOSDK_METRIC, Map.of("kind", "GarbageCollectionPolicy")).isPresent();
+          });
+    } catch (RuntimeException e) {
+      // the assertions below say which is missing
+    }
+    Metrics m = last.get();
+    assertTrue(m.sum("jvm_memory_used_bytes", Map.of()).orElse(0) > 0,
+        "jvm_memory_used_bytes: " + m.lines("jvm_memory_used_bytes"));
+    assertTrue(m.sum(JOSDK_METRIC, Map.of("kind", "GarbageCollectionPolicy")).isPresent(),
+        JOSDK_METRIC + " present; operator_sdk metrics: " + m.namesStartingWith("operator_sdk"));
+  }
+
+  @Test
+  void healthAndReadinessProbesAnswer200() {
+    assertEquals(200, operator.get("/healthz").statusCode(), "/healthz");
+    assertEquals(200, operator.get("/readyz").statusCode(), "/readyz");
+  }
+
+  // --- helpers
+
+  /** Creates a Widget annotated Synchronous (plus {@code annotations}) and waits for its finalizer. */
+  private GenericKubernetesResource synchronous(TestNamespace ns, String name, Map<String, String> annotations) {
+    Widgets.create(client, ns.name(), name).annotate(PROPAGATION, "Synchronous").annotations(annotations).apply();
+    return Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), name).get());
+  }
+
+  private boolean gone(TestNamespace ns, String name) {
+    return Widgets.widget(client, ns.name(), name).get() == null;
+  }
+
+  private static double growth(Metrics before, Metrics after, String name, Map<String, String> labels) {
+    if (after == null) {
+      return Double.NaN;
+    }
+    return after.sum(name, labels).orElse(0) - before.sum(name, labels).orElse(0);
+  }
+
+  private static String describe(Metrics before, Metrics after, String name, Map<String, String> labels) {
+    return name + labels + " should have grown: before " + before.lines(name) + ", after "
+        + (after == null ? "(no scrape)" : after.lines(name));
+  }
+
+  /** Prometheus text format, simply: each sample line is {@code name{labels} value}. */
+  record Metrics(List<Sample> samples) {
+    private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+).*$");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    record Sample(String name, Map<String, String> labels, double value, String line) {}
+
+    static Metrics parse(String text) {
+      List<Sample> samples = new ArrayList<>();
+      for (String line : text.split("\n")) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        Matcher m = LINE.matcher(line);
+        if (!m.matches()) {
+          continue;
+        }
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (m.group(3) != null) {
+          Matcher l = LABEL.matcher(m.group(3));
+          while (l.find()) {
+            labels.put(l.group(1), l.group(2));
+          }
+        }
+        double value;
+        try {
+          value = Double.parseDouble(m.group(4));
+        } catch (NumberFormatException e) {
+          continue;
+        }
+        samples.add(new Sample(m.group(1), labels, value, line));
+      }
+      return new Metrics(List.copyOf(samples));
+    }
+
+    /** The sum of the samples of {@code name} carrying (at least) these labels; empty if none. */
+    OptionalDouble sum(String name, Map<String, String> labels) {
+      List<Sample> matching = matching(name, labels);
+      return matching.isEmpty() ? OptionalDouble.empty()
+          : OptionalDouble.of(matching.stream().mapToDouble(Sample::value).sum());
+    }
+
+    List<String> lines(String name) {
+      return matching(name, Map.of()).stream().map(Sample::line).toList();
+    }
+
+    List<String> namesStartingWith(String prefix) {
+      return samples.stream().map(Sample::name).filter(n -> n.startsWith(prefix)).distinct().toList();
+    }
+
+    private List<Sample> matching(String name, Map<String, String> labels) {
+      return samples.stream()
+          .filter(s -> s.name().equals(name))
+          .filter(s -> labels.entrySet().stream().allMatch(e -> e.getValue().equals(s.labels().get(e.getKey()))))
+          .toList();
+    }
+  }
+}

@@ -1,0 +1,277 @@
+package dev.syncgc.e2e;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Finalizers;
+import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestCrds;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.Widgets;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A GarbageCollectionPolicy (cluster-scoped, {@code syncgc.dev/v1alpha1}) opts Widgets in by kind
+ * and namespace label. Every policy here selects only its own test's namespace, through a label
+ * with a random value, so that no other test's objects are touched.
+ */
+@ExtendWith(TestNamespace.Extension.class)
+class PolicyIT {
+  static final ResourceDefinitionContext POLICY = new ResourceDefinitionContext.Builder()
+      .withGroup("syncgc.dev").withVersion("v1alpha1").withKind("GarbageCollectionPolicy")
+      .withPlural("garbagecollectionpolicies").withNamespaced(false).build();
+  private static final String NAMESPACE_LABEL = "e2e.syncgc.dev/policy";
+  private static final String PROPAGATION = "syncgc.dev/propagation";
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  /** The policy's objects are looked at again after a change; the status is refreshed every 10 s. */
+  private static final Duration POLICY_DEADLINE = Duration.ofSeconds(30);
+  /** How long an object must stay without the finalizer to count as "not opted in". */
+  private static final Duration STAYS_OUT = Duration.ofSeconds(3);
+
+  private final KubernetesClient client = TestCluster.get().client();
+  private final List<String> policies = new ArrayList<>();
+
+  @BeforeAll
+  static void operator() {
+    SharedOperator.get();
+  }
+
+  @AfterEach
+  void deletePolicies() {
+    for (String name : policies) {
+      client.genericKubernetesResources(POLICY).withName(name).delete();
+    }
+    for (String name : policies) {
+      await("policy " + name + " gone").atMost(DEADLINE)
+          .until(() -> client.genericKubernetesResources(POLICY).withName(name).get() == null);
+    }
+    policies.clear();
+  }
+
+  @Test
+  void widgetsCreatedBeforeAndAfterThePolicyBothGetTheFinalizer(TestNamespace ns) {
+    String selector = labelNamespace(ns);
+    Widgets.create(client, ns.name(), "before").apply();
+
+    createPolicy(selector, Map.of("propagation", "Synchronous"));
+    Widgets.create(client, ns.name(), "after").apply();
+
+    awaitFinalizer(ns, "before", true);
+    awaitFinalizer(ns, "after", true);
+  }
+
+  @Test
+  void validPolicyBecomesReadyWithTheCountOfTheTwoObjectsItMatches(TestNamespace ns) {
+    String selector = labelNamespace(ns);
+    Widgets.create(client, ns.name(), "first").apply();
+    String policy = createPolicy(selector, Map.of("propagation", "Synchronous"));
+    Widgets.create(client, ns.name(), "second").apply();
+
+    GenericKubernetesResource status = awaitStatus(policy, "Ready=True with matchedObjects 2",
+        p -> "True".equals(readyField(p, "status")) && Long.valueOf(2).equals(matchedObjects(p)));
+    assertEquals("Valid", readyField(status, "reason"), "Ready condition: " + ready(status));
+  }
+
+  @Test
+  void synchronousDeletionOfAPolicyOptedInOwnerDeletesItsDependentFirst(TestNamespace ns) {
+    String selector = labelNamespace(ns);
+    createPolicy(selector, Map.of("propagation", "Synchronous"));
+    Widgets.create(client, ns.name(), "owner").apply();
+    GenericKubernetesResource owner = awaitFinalizer(ns, "owner", true);
+    assertTrue(owner.getMetadata().getAnnotations() == null
+        || !owner.getMetadata().getAnnotations().containsKey(PROPAGATION),
+        "the owner is opted in by the policy alone: " + owner.getMetadata().getAnnotations());
+    Widgets.create(client, ns.name(), "dependent").ownedBy(owner).apply();
+
+    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+      Widgets.widget(client, ns.name(), "owner").delete();
+
+      order.awaitDeleted(DEADLINE, "owner", "dependent");
+      order.checkWatches();
+      order.assertBefore("dependent", "owner");
+    }
+  }
+
+  @Test
+  void backgroundAnnotationWinsOverThePolicySoTheObjectIsNotOptedIn(TestNamespace ns) {
+    String selector = labelNamespace(ns);
+    Widgets.create(client, ns.name(), "background").annotate(PROPAGATION, "Background").apply();
+    Widgets.create(client, ns.name(), "plain").apply();
+
+    String policy = createPolicy(selector, Map.of("propagation", "Synchronous"));
+
+    // the policy is in force in this namespace: the object without an annotation is opted in ...
+    awaitFinalizer(ns, "plain", true);
+    // ... the annotated one is not, and the policy does not count it as one it decides for
+    assertStaysWithoutFinalizer(ns, "background");
+    awaitStatus(policy, "Ready=True with matchedObjects 1 (the Background object not counted)",
+        p -> "True".equals(readyField(p, "status")) && Long.valueOf(1).equals(matchedObjects(p)));
+    assertFalse(Finalizers.has(Widgets.widget(client, ns.name(), "background").get(), Finalizers.SYNCGC));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource({"propagation, Sideways", "timeout, soon"})
+  void invalidPolicyIsNotReadyNamesTheBadValueIsIgnoredAndTheOperatorKeepsWorking(
+      String field, String badValue, TestNamespace ns) {
+    String selector = labelNamespace(ns);
+    Widgets.create(client, ns.name(), "plain").apply();
+    Map<String, Object> settings = new LinkedHashMap<>();
+    settings.put("propagation", "Synchronous");
+    settings.put(field, badValue);
+
+    String policy = createPolicy(selector, settings);
+
+    GenericKubernetesResource status = awaitStatus(policy, "Ready=False",
+        p -> "False".equals(readyField(p, "status")));
+    String message = readyField(status, "message");
+    assertNotNull(message, "Ready condition: " + ready(status));
+    assertTrue(message.contains(badValue), "the message names the bad value '" + badValue + "': " + message);
+    assertTrue(message.contains(field), "the message names the field " + field + ": " + message);
+    // ignored, not applied half-way: the Widget it would select stays out
+    assertStaysWithoutFinalizer(ns, "plain");
+
+    // the operator keeps working: still alive and healthy, and it opts an annotated object in
+    Widgets.create(client, ns.name(), "annotated").annotate(PROPAGATION, "Synchronous").apply();
+    Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "annotated").get());
+    OperatorProcess operator = SharedOperator.get();
+    assertTrue(operator.isAlive(), "the operator process is alive");
+    assertEquals(200, operator.get("/healthz").statusCode());
+    assertEquals(200, operator.get("/readyz").statusCode());
+  }
+
+  @Test
+  void deletingThePolicyRemovesTheFinalizerFromTheObjectsItHadOptedIn(TestNamespace ns) {
+    String selector = labelNamespace(ns);
+    String policy = createPolicy(selector, Map.of("propagation", "Synchronous"));
+    Widgets.create(client, ns.name(), "one").apply();
+    Widgets.create(client, ns.name(), "two").apply();
+    Widgets.create(client, ns.name(), "annotated").annotate(PROPAGATION, "Synchronous").apply();
+    awaitFinalizer(ns, "one", true);
+    awaitFinalizer(ns, "two", true);
+    awaitFinalizer(ns, "annotated", true);
+
+    client.genericKubernetesResources(POLICY).withName(policy).delete();
+
+    awaitFinalizer(ns, "one", false);
+    awaitFinalizer(ns, "two", false);
+    // an object opted in by its own annotation keeps it: only the policy's objects are let go
+    assertTrue(Finalizers.has(Widgets.widget(client, ns.name(), "annotated").get(), Finalizers.SYNCGC),
+        "the annotated Widget keeps the finalizer");
+  }
+
+  // --- helpers
+
+  /** Labels the namespace {@value #NAMESPACE_LABEL}=<random> and returns the label's value. */
+  private String labelNamespace(TestNamespace ns) {
+    String value = Namespaces.randomSuffix(10);
+    client.namespaces().withName(ns.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"labels\":{\"" + NAMESPACE_LABEL + "\":\"" + value + "\"}}}");
+    return value;
+  }
+
+  /** Creates a policy for Widgets in namespaces labelled with {@code selectorValue}; returns its name. */
+  private String createPolicy(String selectorValue, Map<String, Object> settings) {
+    String name = "e2e-policy-" + Namespaces.randomSuffix(8);
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("kinds", List.of(Map.of("group", TestCrds.GROUP, "kind", "Widget")));
+    spec.put("namespaceSelector", Map.of("matchLabels", Map.of(NAMESPACE_LABEL, selectorValue)));
+    spec.putAll(settings);
+    policies.add(name);
+    client.genericKubernetesResources(POLICY).resource(new GenericKubernetesResourceBuilder()
+        .withApiVersion("syncgc.dev/v1alpha1").withKind("GarbageCollectionPolicy")
+        .withNewMetadata().withName(name).endMetadata()
+        .addToAdditionalProperties("spec", spec)
+        .build()).create();
+    return name;
+  }
+
+  private GenericKubernetesResource awaitFinalizer(TestNamespace ns, String name, boolean present) {
+    return Finalizers.await(() -> Widgets.widget(client, ns.name(), name).get(), Finalizers.SYNCGC,
+        present, POLICY_DEADLINE);
+  }
+
+  private void assertStaysWithoutFinalizer(TestNamespace ns, String name) {
+    AtomicReference<GenericKubernetesResource> last = new AtomicReference<>();
+    try {
+      await(name + " stays without the syncgc finalizer").during(STAYS_OUT)
+          .atMost(STAYS_OUT.plusSeconds(5)).pollInterval(Duration.ofMillis(200))
+          .until(() -> {
+            GenericKubernetesResource w = Widgets.widget(client, ns.name(), name).get();
+            last.set(w);
+            return w != null && !Finalizers.has(w, Finalizers.SYNCGC);
+          });
+    } catch (RuntimeException e) {
+      throw new AssertionError(name + " got the syncgc finalizer (or vanished): "
+          + (last.get() == null ? "gone" : last.get().getMetadata().getFinalizers()), e);
+    }
+  }
+
+  private GenericKubernetesResource awaitStatus(String policy, String what,
+      java.util.function.Predicate<GenericKubernetesResource> condition) {
+    AtomicReference<GenericKubernetesResource> last = new AtomicReference<>();
+    try {
+      await("policy " + policy + " " + what).atMost(POLICY_DEADLINE).pollInterval(Duration.ofMillis(250))
+          .until(() -> {
+            GenericKubernetesResource p = client.genericKubernetesResources(POLICY).withName(policy).get();
+            last.set(p);
+            return p != null && condition.test(p);
+          });
+    } catch (RuntimeException e) {
+      throw new AssertionError("policy " + policy + " not " + what + " within " + POLICY_DEADLINE
+          + "; status: " + (last.get() == null ? "(gone)" : last.get().getAdditionalProperties().get("status")), e);
+    }
+    return last.get();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> status(GenericKubernetesResource policy) {
+    Object status = policy.getAdditionalProperties().get("status");
+    return status instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+  }
+
+  private static Long matchedObjects(GenericKubernetesResource policy) {
+    Object matched = status(policy).get("matchedObjects");
+    return matched instanceof Number n ? n.longValue() : null;
+  }
+
+  private static Map<?, ?> ready(GenericKubernetesResource policy) {
+    Object conditions = status(policy).get("conditions");
+    if (conditions instanceof List<?> list) {
+      for (Object c : list) {
+        if (c instanceof Map<?, ?> m && "Ready".equals(m.get("type"))) {
+          return m;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String readyField(GenericKubernetesResource policy, String field) {
+    Map<?, ?> ready = ready(policy);
+    return ready == null || ready.get(field) == null ? null : ready.get(field).toString();
+  }
+}
