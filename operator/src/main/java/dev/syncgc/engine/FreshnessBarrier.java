@@ -2,10 +2,8 @@ package dev.syncgc.engine;
 
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
@@ -78,25 +76,17 @@ final class FreshnessBarrier {
   }
 
   private boolean listFinds(TrackedKind kind, String namespace, ObjectMetadata owner, String key) {
-    boolean found = false;
-    String continueToken = null;
-    long listedAt = 0;
+    boolean[] found = {false};
+    long listedAt;
     try {
-      do {
-        GenericKubernetesResourceList page = api.list(kind, namespace, continueToken);
-        if (listedAt == 0) {
-          listedAt = MetadataReader.parseVersion(page.getMetadata().getResourceVersion());
+      listedAt = api.listAll(kind, namespace, item -> {
+        if (names(item, owner.uid())) {
+          log.info("found unseen dependent kind={} name={} owner={}", kind, item.getMetadata().getName(),
+              owner.ref());
+          feed.accept(kind, item);
+          found[0] = true;
         }
-        for (GenericKubernetesResource item : page.getItems()) {
-          if (names(item, owner.uid())) {
-            log.info("found unseen dependent kind={} name={} owner={}", kind, item.getMetadata().getName(),
-                owner.ref());
-            feed.accept(kind, item);
-            found = true;
-          }
-        }
-        continueToken = page.getMetadata().getContinue();
-      } while (continueToken != null && !continueToken.isEmpty());
+      });
     } catch (KubernetesClientException e) {
       if (e.getCode() == 403 || e.getCode() == 404) {
         // a kind syncgc may not list, or that went away, cannot hold dependents it could delete
@@ -106,7 +96,7 @@ final class FreshnessBarrier {
       throw e;
     }
     verified.merge(key, listedAt, Math::max);
-    return found;
+    return found[0];
   }
 
   private long watermark(TrackedKind kind) {

@@ -16,14 +16,7 @@ final class Patches {
   private Patches() {}
 
   static String removeFinalizer(ObjectMetadata object, String finalizer) {
-    int index = object.finalizers().indexOf(finalizer);
-    if (index < 0) {
-      throw new IllegalArgumentException(object.ref() + " has no finalizer " + finalizer);
-    }
-    return KubeApi.json(List.of(
-        test("/metadata/uid", object.uid()),
-        test("/metadata/finalizers/" + index, finalizer),
-        Map.of("op", "remove", "path", "/metadata/finalizers/" + index)));
+    return KubeApi.removeFinalizerPatch(object.uid(), object.finalizers(), finalizer);
   }
 
   static String removeOwnerReference(ObjectMetadata object, String ownerUid) {

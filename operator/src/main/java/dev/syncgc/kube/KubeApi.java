@@ -3,6 +3,7 @@ package dev.syncgc.kube;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -11,10 +12,12 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * The API calls syncgc makes to change objects: DELETE with a uid precondition, and patches.
@@ -76,6 +79,18 @@ public final class KubeApi {
     this.metrics = metrics;
   }
 
+  /** A JSON patch removing one finalizer, after testing that the object and the entry are the ones meant. */
+  public static String removeFinalizerPatch(String uid, List<String> finalizers, String finalizer) {
+    int index = finalizers.indexOf(finalizer);
+    if (index < 0) {
+      throw new IllegalArgumentException("no finalizer " + finalizer);
+    }
+    return json(List.of(
+        Map.of("op", "test", "path", "/metadata/uid", "value", uid),
+        Map.of("op", "test", "path", "/metadata/finalizers/" + index, "value", finalizer),
+        Map.of("op", "remove", "path", "/metadata/finalizers/" + index)));
+  }
+
   /** DELETE that only hits the object with this uid; background propagation for what syncgc does not track. */
   public Result delete(TrackedKind kind, ObjectRef ref, Long gracePeriodSeconds) {
     return delete(kind, ref, gracePeriodSeconds, "Background");
@@ -107,8 +122,26 @@ public final class KubeApi {
     return send("get", http.newHttpRequestBuilder().uri(base + kind.path(namespace, name)));
   }
 
-  /** One page of a consistent LIST, straight from the API server. */
-  public GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
+  /**
+   * A consistent LIST of every object of a kind, in one namespace or (null) in all, page by page.
+   *
+   * @return the resourceVersion the list was read at
+   */
+  public long listAll(TrackedKind kind, String namespace, Consumer<GenericKubernetesResource> each) {
+    String continueToken = null;
+    long listedAt = 0;
+    do {
+      GenericKubernetesResourceList page = list(kind, namespace, continueToken);
+      if (listedAt == 0) {
+        listedAt = MetadataReader.parseVersion(page.getMetadata().getResourceVersion());
+      }
+      page.getItems().forEach(each);
+      continueToken = page.getMetadata().getContinue();
+    } while (continueToken != null && !continueToken.isEmpty());
+    return listedAt;
+  }
+
+  private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
     limiter.acquire();
     var resources = client.genericKubernetesResources(kind.context());
     var options = new ListOptionsBuilder().withLimit(500L).withContinue(continueToken).build();

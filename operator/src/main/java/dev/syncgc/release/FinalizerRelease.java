@@ -7,12 +7,10 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -107,14 +105,11 @@ public final class FinalizerRelease {
       if (current == null || !ref.uid().equals(current.getMetadata().getUid())) {
         return deleting ? Outcome.HANDED_OVER : Outcome.RELEASED;
       }
-      int index = current.getMetadata().getFinalizers().indexOf(Names.FINALIZER);
-      if (index < 0) {
+      if (!current.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
         return deleting ? Outcome.HANDED_OVER : Outcome.RELEASED;
       }
-      Result r = api.patch(kind, ref, KubeApi.JSON_PATCH, KubeApi.json(List.of(
-          Map.of("op", "test", "path", "/metadata/uid", "value", ref.uid()),
-          Map.of("op", "test", "path", "/metadata/finalizers/" + index, "value", Names.FINALIZER),
-          Map.of("op", "remove", "path", "/metadata/finalizers/" + index))));
+      Result r = api.patch(kind, ref, KubeApi.JSON_PATCH,
+          KubeApi.removeFinalizerPatch(ref.uid(), current.getMetadata().getFinalizers(), Names.FINALIZER));
       if (r.ok() || r.gone()) {
         log.info("{} object={} uid={}", deleting ? "handed over to foreground deletion" : "released", ref, ref.uid());
         return deleting ? Outcome.HANDED_OVER : Outcome.RELEASED;
@@ -129,17 +124,12 @@ public final class FinalizerRelease {
 
   private List<GenericKubernetesResource> withFinalizer(TrackedKind kind) {
     List<GenericKubernetesResource> found = new ArrayList<>();
-    String continueToken = null;
     try {
-      do {
-        GenericKubernetesResourceList page = api.list(kind, null, continueToken);
-        for (GenericKubernetesResource item : page.getItems()) {
-          if (item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-            found.add(item);
-          }
+      api.listAll(kind, null, item -> {
+        if (item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
+          found.add(item);
         }
-        continueToken = page.getMetadata().getContinue();
-      } while (continueToken != null && !continueToken.isEmpty());
+      });
     } catch (KubernetesClientException e) {
       log.warn("cannot list kind={} code={}; its objects are not released", kind, e.getCode());
     }
