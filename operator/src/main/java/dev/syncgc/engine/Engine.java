@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
 public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
+  /** API calls in flight for owners' dependents at once, across all workers. */
+  private static final int PARALLEL_CALLS = 64;
+
   private final DependencyGraph graph;
   private final Discovery discovery;
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
@@ -54,7 +57,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.reader = new MetadataReader(discovery, informers::tracks);
     this.barrier = new FreshnessBarrier(api, this::upserted);
     StepExecutor executor = new StepExecutor(graph, api, events, metrics, informers, barrier, queue,
-        clock, settings.waitingEventInterval(), settings.recheckInterval());
+        clock, settings.waitingEventInterval(), settings.recheckInterval(), PARALLEL_CALLS);
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
     this.sync = new ObjectSync(graph, planner, executor, api, events, metrics, informers, discovery,

@@ -22,11 +22,17 @@ import dev.syncgc.metrics.SyncgcMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,10 +59,11 @@ final class StepExecutor {
   private final Map<String, Instant> lastWaitingEvent = new ConcurrentHashMap<>();
   private final Set<String> releasedCycles = ConcurrentHashMap.newKeySet();
   private final Set<String> deleteSent = ConcurrentHashMap.newKeySet();
+  private final ExecutorService actions;
 
   StepExecutor(DependencyGraph graph, KubeApi api, EventRecorder events, SyncgcMetrics metrics,
       ObjectInformers informers, FreshnessBarrier barrier, WorkQueue queue, Clock clock,
-      Duration waitingEventInterval, Duration recheckInterval) {
+      Duration waitingEventInterval, Duration recheckInterval, int parallelCalls) {
     this.graph = graph;
     this.api = api;
     this.events = events;
@@ -67,6 +74,11 @@ final class StepExecutor {
     this.clock = clock;
     this.waitingEventInterval = waitingEventInterval;
     this.recheckInterval = recheckInterval;
+    this.actions = Executors.newFixedThreadPool(parallelCalls, r -> {
+      Thread t = new Thread(r, "api-call");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   String lastFailure(String uid) {
@@ -83,33 +95,70 @@ final class StepExecutor {
   Next run(ObjectMetadata owner, DeletionSettings settings, List<Step> steps) {
     Next next = Next.DONE;
     Instant deadline = null;
+    List<Callable<Next>> batch = new ArrayList<>();
     for (Step step : steps) {
-      Next result;
+      Next result = null;
       if (step instanceof Step.Start start) {
         deadline = start.deadline();
         result = start(owner, start);
       } else if (step instanceof Step.DropReference drop) {
-        result = dropReference(drop.dependent(), owner);
+        batch.add(() -> dropReference(drop.dependent(), owner));
       } else if (step instanceof Step.DeleteDependent delete) {
-        result = deleteDependent(delete.dependent(), delete.finalizeFirst(), owner, settings, deadline);
-      } else if (step instanceof Step.Release release) {
-        result = release(owner, release.outcome(), release.remaining());
-      } else if (step instanceof Step.ReleaseCycle cycle) {
-        result = releaseCycle(owner, cycle);
+        Instant startedDeadline = deadline;
+        batch.add(() -> deleteDependent(delete.dependent(), delete.finalizeFirst(), owner, settings,
+            startedDeadline));
       } else {
-        result = waitFor(owner, (Step.Wait) step);
+        next = worse(next, runAll(batch));
+        batch.clear();
+        if (step instanceof Step.Release release) {
+          result = release(owner, release.outcome(), release.remaining());
+        } else if (step instanceof Step.ReleaseCycle cycle) {
+          result = releaseCycle(owner, cycle);
+        } else {
+          result = waitFor(owner, (Step.Wait) step);
+        }
       }
       if (result == Next.GONE) {
         return Next.DONE; // the owner went before its deletion could even start: nothing to do
       }
-      if (result == Next.RETRY) {
-        next = Next.RETRY;
-        if (step instanceof Step.Start) {
-          break; // without a recorded deadline nothing else may start
-        }
+      if (result == Next.RETRY && step instanceof Step.Start) {
+        return Next.RETRY; // without a recorded deadline nothing else may start
+      }
+      if (result != null) {
+        next = worse(next, result);
       }
     }
+    return worse(next, runAll(batch));
+  }
+
+  /**
+   * The calls for one owner's dependents go out in parallel (a wide owner would otherwise be
+   * bound by one request's latency); the rate limiter still bounds them all.
+   */
+  private Next runAll(List<Callable<Next>> calls) {
+    if (calls.size() <= 1) {
+      try {
+        return calls.isEmpty() ? Next.DONE : calls.get(0).call();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    Next next = Next.DONE;
+    try {
+      for (Future<Next> f : calls.stream().map(actions::submit).toList()) {
+        next = worse(next, f.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Next.RETRY;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
     return next;
+  }
+
+  private static Next worse(Next a, Next b) {
+    return a == Next.RETRY || b == Next.RETRY ? Next.RETRY : Next.DONE;
   }
 
   private Next start(ObjectMetadata owner, Step.Start s) {
