@@ -2,7 +2,6 @@ package dev.syncgc.e2e;
 
 import static dev.syncgc.e2e.support.SpecNames.ORPHAN;
 import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * propagation, every kubectl cascade mode, namespace deletion and helm uninstall all work on opted-in
  * objects and never deadlock.
  */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class CoexistenceIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** The built-in collector may first have to discover the test CRDs (periodic, every 30 s). */
@@ -47,16 +45,10 @@ class CoexistenceIT {
 
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void orphanPropagationKeepsDependentsAndRemovesOnlyTheOwnersReference(TestNamespace ns) {
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
-        .annotate(PROPAGATION, ORPHAN).apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+        .annotate(PROPAGATION, ORPHAN).applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource other = Widgets.create(client, ns.name(), "other").apply();
     GenericKubernetesResource shared = Widgets.create(client, ns.name(), "shared")
         .ownedBy(other).ownedBy(owner).apply();
@@ -75,7 +67,8 @@ class CoexistenceIT {
 
   @Test
   void kubectlDeleteCascadeOrphanOnSynchronousOwnerKeepsDependents(TestNamespace ns) {
-    GenericKubernetesResource owner = syncOwner(ns, "owner");
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
+        .applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource d1 = Widgets.create(client, ns.name(), "d1").ownedBy(owner).apply();
     GenericKubernetesResource d2 = Widgets.create(client, ns.name(), "d2").ownedBy(owner).apply();
     GenericKubernetesResource grandchild = Widgets.create(client, ns.name(), "grandchild")
@@ -95,7 +88,8 @@ class CoexistenceIT {
 
   @Test
   void kubectlDeleteCascadeForegroundOnSynchronousOwnerDeletesEverythingWithoutDeadlock(TestNamespace ns) {
-    GenericKubernetesResource owner = syncOwner(ns, "owner");
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
+        .applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid")
         .ownedBy(owner, true, true).apply();
     GenericKubernetesResource leaf1 = Widgets.create(client, ns.name(), "leaf1")
@@ -117,11 +111,11 @@ class CoexistenceIT {
     List<HasMetadata> optedIn = new ArrayList<>();
     for (int t = 0; t < 3; t++) {
       GenericKubernetesResource root = Widgets.create(client, ns.name(), "root-" + t)
-          .annotate(PROPAGATION, SYNCHRONOUS).apply();
+          .synchronous().apply();
       optedIn.add(root);
       for (int m = 0; m < 3; m++) {
         GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid-" + t + "-" + m)
-            .annotate(PROPAGATION, SYNCHRONOUS).ownedBy(root).apply();
+            .synchronous().ownedBy(root).apply();
         optedIn.add(mid);
         for (int l = 0; l < 3; l++) {
           Widgets.create(client, ns.name(), "leaf-" + t + "-" + m + "-" + l).ownedBy(mid).apply();
@@ -137,7 +131,7 @@ class CoexistenceIT {
     optedIn.add(orphaning);
     Widgets.create(client, ns.name(), "orphan-dependent").ownedBy(orphaning).apply();
     for (HasMetadata o : optedIn) {
-      ObjectAwaits.awaitSyncgcFinalizer(client, o);
+      ObjectAwaits.awaitSyncgcFinalizer(client, o, ObjectAwaits.SETUP_DEADLINE);
     }
 
     client.namespaces().withName(ns.name()).delete();
@@ -173,7 +167,7 @@ class CoexistenceIT {
         .assertOk();
     GenericKubernetesResource owner = Widgets.widget(client, ns.name(), "tree-owner").get();
     assertNotNull(owner, "helm created the owner");
-    ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+    ObjectAwaits.awaitSyncgcFinalizer(client, owner, ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource d1 = Widgets.create(client, ns.name(), "d1").ownedBy(owner).apply();
     GenericKubernetesResource d2 = Widgets.create(client, ns.name(), "d2").ownedBy(owner).apply();
     GenericKubernetesResource grandchild = Widgets.create(client, ns.name(), "grandchild")
@@ -188,12 +182,6 @@ class CoexistenceIT {
         .collect(Collectors.toList());
     assertEquals(List.of(), left, "nothing left once helm uninstall --wait returned; helm said:\n"
         + uninstall.output());
-  }
-
-  private GenericKubernetesResource syncOwner(TestNamespace ns, String name) {
-    GenericKubernetesResource owner = Widgets.create(client, ns.name(), name)
-        .annotate(PROPAGATION, SYNCHRONOUS).apply();
-    return ObjectAwaits.awaitSyncgcFinalizer(client, owner);
   }
 
   /** Every object stays in the store, not being deleted, for a few seconds. */

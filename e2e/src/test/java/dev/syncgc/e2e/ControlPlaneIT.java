@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.awaitility.Awaitility.await;
 
 import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.Pods;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
@@ -13,7 +14,6 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -61,19 +61,8 @@ class ControlPlaneIT {
 
   @Test
   void podOnNodeRunsAndIsDeletedGracefully(TestNamespace ns) {
-    Namespaces.awaitDefaultServiceAccount(client, ns.name());
+    Pods.createRunning(client, ns.name(), "pod");
     var pods = client.pods().inNamespace(ns.name());
-    pods.resource(new PodBuilder()
-        .withNewMetadata().withName("pod").endMetadata()
-        .withNewSpec()
-            .withNodeName(TestCluster.get().nodeName())
-            .withAutomountServiceAccountToken(false)
-            .withTerminationGracePeriodSeconds(30L)
-            .addNewContainer().withName("pause").withImage("registry.k8s.io/pause:3.10").endContainer()
-        .endSpec()
-        .build()).create();
-    await("pod Running").atMost(DEADLINE)
-        .until(() -> "Running".equals(pods.withName("pod").get().getStatus().getPhase()));
 
     pods.withName("pod").withGracePeriod(5).delete();
 

@@ -1,15 +1,15 @@
 package dev.syncgc.e2e;
 
-import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
+import static dev.syncgc.e2e.support.ObjectAwaits.SETUP_DEADLINE;
 import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.DeletionWatch;
+import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Events;
+import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.ObjectAwaits;
-import dev.syncgc.e2e.support.ObjectEventLog;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Ownership cycles: released as a unit as soon as nothing outside them is waited for, never by the
  * deadline (every member carries {@code syncgc.dev/timeout: 10m}), and named in a DependencyCycle Event.
  */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class CyclesIT {
   /** Far shorter than the 10 minutes of the members' timeout: no deadline can be what releases them. */
   private static final Duration GONE_DEADLINE = Duration.ofSeconds(60);
@@ -39,17 +38,11 @@ class CyclesIT {
 
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void cycleOfTwoIsDeletedWithoutWaitingForTheDeadlineAndReportedWithItsPath(TestNamespace ns) {
-    GenericKubernetesResource a = syncOwner(ns, "a").apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, a);
-    GenericKubernetesResource b = syncOwner(ns, "b").ownedBy(a).apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, b);
+    GenericKubernetesResource a = syncOwner(ns, "a").applyAndAwaitFinalizer(SETUP_DEADLINE);
+    GenericKubernetesResource b = syncOwner(ns, "b").ownedBy(a)
+        .applyAndAwaitFinalizer(SETUP_DEADLINE);
     addOwnerReference(ns, a, b);
 
     Widgets.widget(client, ns.name(), "a").delete();
@@ -61,12 +54,11 @@ class CyclesIT {
 
   @Test
   void cycleOfThreeIsDeletedWithoutWaitingForTheDeadlineAndReportedWithItsPath(TestNamespace ns) {
-    GenericKubernetesResource a = syncOwner(ns, "a").apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, a);
+    GenericKubernetesResource a = syncOwner(ns, "a").applyAndAwaitFinalizer(SETUP_DEADLINE);
     GenericKubernetesResource b = syncOwner(ns, "b").ownedBy(a).apply();
     GenericKubernetesResource c = syncOwner(ns, "c").ownedBy(b).apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, b);
-    ObjectAwaits.awaitSyncgcFinalizer(client, c);
+    ObjectAwaits.awaitSyncgcFinalizer(client, b, SETUP_DEADLINE);
+    ObjectAwaits.awaitSyncgcFinalizer(client, c, SETUP_DEADLINE);
     addOwnerReference(ns, a, c);
 
     Widgets.widget(client, ns.name(), "a").delete();
@@ -87,35 +79,33 @@ class CyclesIT {
    */
   @Test
   void cycleInsideLargerGraphIsReleasedAsUnitOnceEverythingBelowItIsGone(TestNamespace ns) {
-    try (DeletionWatch deletions = DeletionWatch.widgets(client, ns.name())) {
-      GenericKubernetesResource c1 = syncOwner(ns, "c1").apply();
-      ObjectAwaits.awaitSyncgcFinalizer(client, c1);
+    try (DeletionOrder deletions = DeletionOrder.widgets(client, ns.name())) {
+      GenericKubernetesResource c1 = syncOwner(ns, "c1").applyAndAwaitFinalizer(SETUP_DEADLINE);
       GenericKubernetesResource c2 = syncOwner(ns, "c2").ownedBy(c1).apply();
       GenericKubernetesResource x = Widgets.create(client, ns.name(), "x").ownedBy(c1).apply();
       GenericKubernetesResource x1 = Widgets.create(client, ns.name(), "x1").ownedBy(x).apply();
       GenericKubernetesResource x2 = Widgets.create(client, ns.name(), "x2").ownedBy(x).apply();
       GenericKubernetesResource y = Widgets.create(client, ns.name(), "y").ownedBy(c2)
           .finalizer(HOLD).apply();
-      ObjectAwaits.awaitSyncgcFinalizer(client, c2);
+      ObjectAwaits.awaitSyncgcFinalizer(client, c2, SETUP_DEADLINE);
       addOwnerReference(ns, c1, c2);
       List<GenericKubernetesResource> below = List.of(x, x1, x2, y);
       try {
         Widgets.widget(client, ns.name(), "c1").delete();
 
-        deletions.awaitDeleted(List.of(x, x1, x2), GONE_DEADLINE);
+        deletions.awaitDeleted(GONE_DEADLINE, List.of(x, x1, x2));
         awaitBeingDeleted(y);
         for (HasMetadata member : List.of(c1, c2)) {
           assertTrue(ObjectAwaits.exists(client, member), member.getMetadata().getName()
               + " still waits for y");
         }
       } finally {
-        ObjectAwaits.removeFinalizer(client, y, HOLD);
+        MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "y"), HOLD);
       }
 
-      deletions.awaitDeleted(List.of(c1, c2, y), GONE_DEADLINE);
+      deletions.awaitDeleted(GONE_DEADLINE, List.of(c1, c2, y));
       assertTrue(deletions.problems().isEmpty(), deletions.problems().toString());
-      List<String> order = deletions.deletions().stream().map(del -> del.name())
-          .collect(Collectors.toList());
+      List<String> order = deletions.names();
       for (HasMetadata o : below) {
         String name = o.getMetadata().getName();
         assertTrue(order.indexOf(name) < order.indexOf("c1") && order.indexOf(name) < order.indexOf("c2"),
@@ -136,14 +126,13 @@ class CyclesIT {
    */
   @Test
   void cycleUnderDeletedTreeSurvivesBecauseItsMembersOwnEachOther(TestNamespace ns) {
-    GenericKubernetesResource root = syncOwner(ns, "root").apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, root);
+    GenericKubernetesResource root = syncOwner(ns, "root").applyAndAwaitFinalizer(SETUP_DEADLINE);
     GenericKubernetesResource leaf = Widgets.create(client, ns.name(), "leaf").ownedBy(root).apply();
     GenericKubernetesResource x = syncOwner(ns, "x").ownedBy(root).apply();
     GenericKubernetesResource c1 = syncOwner(ns, "c1").ownedBy(x).apply();
     GenericKubernetesResource c2 = syncOwner(ns, "c2").ownedBy(c1).apply();
     for (HasMetadata o : List.of(x, c1, c2)) {
-      ObjectAwaits.awaitSyncgcFinalizer(client, o);
+      ObjectAwaits.awaitSyncgcFinalizer(client, o, SETUP_DEADLINE);
     }
     addOwnerReference(ns, c1, c2);
 
@@ -176,8 +165,7 @@ class CyclesIT {
   }
 
   private Widgets.Builder syncOwner(TestNamespace ns, String name) {
-    return Widgets.create(client, ns.name(), name).annotate(PROPAGATION, SYNCHRONOUS)
-        .annotate(TIMEOUT, LONG_TIMEOUT);
+    return Widgets.create(client, ns.name(), name).synchronous().annotate(TIMEOUT, LONG_TIMEOUT);
   }
 
   /** Makes {@code owner} an owner of {@code dependent} too (closing the cycle). */
@@ -197,7 +185,7 @@ class CyclesIT {
         .map(names -> names.stream().map(n -> "Widget/" + ns.name() + "/" + n)
             .collect(Collectors.joining(" -> ")))
         .collect(Collectors.toList());
-    ObjectEventLog.await(client, member, "Warning", "DependencyCycle", "naming one of " + paths,
+    Events.awaitMatching(client, member, "Warning", "DependencyCycle", "naming one of " + paths,
         message -> paths.stream().anyMatch(message::contains));
   }
 

@@ -1,11 +1,12 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.Events;
-import dev.syncgc.e2e.support.Finalizers;
 import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -14,27 +15,20 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A dependent held by another controller's finalizer is waited for, not forced. */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class ForeignFinalizerIT {
   private static final String HOLD = "example.com/hold";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void ownerWaitsTerminatingForDependentHeldByForeignFinalizerAndGoesWhenReleased(TestNamespace ns) {
-    Widgets.create(client, ns.name(), "owner").annotate("syncgc.dev/propagation", "Synchronous").apply();
     GenericKubernetesResource owner =
-        Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "owner").get());
+        Widgets.create(client, ns.name(), "owner").synchronous().applyAndAwaitFinalizer();
     Widgets.create(client, ns.name(), "held-dependent").ownedBy(owner).finalizer(HOLD).apply();
 
     try {
@@ -45,7 +39,7 @@ class ForeignFinalizerIT {
         GenericKubernetesResource d = Widgets.widget(client, ns.name(), "held-dependent").get();
         return d != null && d.getMetadata().getDeletionTimestamp() != null;
       });
-      Event waiting = Events.await(client, ns.name(), owner.getMetadata().getUid(), "WaitingForDependents");
+      Event waiting = Events.await(client, owner, "WaitingForDependents");
       assertTrue(waiting.getMessage().contains("held-dependent"),
           "the Event names the dependent: " + waiting.getMessage());
       assertTrue(waiting.getMessage().contains(HOLD),
@@ -57,7 +51,8 @@ class ForeignFinalizerIT {
             GenericKubernetesResource o = Widgets.widget(client, ns.name(), "owner").get();
             GenericKubernetesResource d = Widgets.widget(client, ns.name(), "held-dependent").get();
             return o != null && o.getMetadata().getDeletionTimestamp() != null
-                && Finalizers.has(o, Finalizers.SYNCGC) && d != null && Finalizers.has(d, HOLD);
+                && ObjectAwaits.hasFinalizer(o, FINALIZER)
+                && d != null && ObjectAwaits.hasFinalizer(d, HOLD);
           });
 
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held-dependent"), HOLD);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.Helm;
 import dev.syncgc.e2e.support.Helm.Rendered;
+import dev.syncgc.e2e.support.ProcessRunner;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -65,7 +66,7 @@ class HelmChartIT {
       "--set serviceAccount.create=false --set serviceAccount.name=existing --set image.tag=dev",
   })
   void chartPassesStrictLint(String args) {
-    Helm.Result result = helm.lint(args.isEmpty() ? new String[0] : args.split(" "));
+    ProcessRunner.Result result = helm.lint(args.isEmpty() ? new String[0] : args.split(" "));
     assertTrue(result.ok(), result.describe());
     assertTrue(result.stdout().contains("0 chart(s) failed"), result.describe());
     assertFalse(result.stdout().contains("[WARNING]") || result.stdout().contains("[ERROR]"), result.describe());
@@ -104,7 +105,7 @@ class HelmChartIT {
     assertEquals("existing", r.one(ClusterRoleBinding.class).getSubjects().get(0).getName());
     assertEquals("existing", podSpec(releaseJob(r).orElseThrow()).getServiceAccountName());
 
-    Helm.Result noName = helm.template("", "--set", "serviceAccount.create=false");
+    ProcessRunner.Result noName = helm.template("", "--set", "serviceAccount.create=false");
     assertFalse(noName.ok(), noName.describe());
     assertTrue(noName.stderr().contains("serviceAccount.name"), noName.describe());
   }
@@ -435,7 +436,7 @@ class HelmChartIT {
     assertTrue(service.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()),
         "ServiceMonitor selector " + selector + " does not match Service labels " + service.getMetadata().getLabels());
 
-    Helm.Result withoutService = helm.template("",
+    ProcessRunner.Result withoutService = helm.template("",
         "--set", "metrics.serviceMonitor.enabled=true", "--set", "metrics.service.enabled=false");
     assertFalse(withoutService.ok(), withoutService.describe());
     assertTrue(withoutService.stderr().contains("metrics.service.enabled"), withoutService.describe());
@@ -456,7 +457,7 @@ class HelmChartIT {
       "trackedKinds.builtin[0].kind=configmap, /trackedKinds/builtin/0",
   })
   void schemaRejectsBadValue(String set, String named) {
-    Helm.Result result = helm.template("", "--set", set);
+    ProcessRunner.Result result = helm.template("", "--set", set);
     assertFalse(result.ok(), "helm template --set " + set + " succeeded");
     assertTrue(result.stderr().contains("schema"), result.describe());
     assertTrue(result.stderr().contains(named), "the message does not name " + named + ": " + result.describe());

@@ -1,5 +1,6 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,11 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.Events;
-import dev.syncgc.e2e.support.Finalizers;
-import dev.syncgc.e2e.support.Helm;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
@@ -26,18 +27,15 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -45,6 +43,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chart installed for real with {@code helm install}, tracking Widgets (not ClusterWidgets) and
@@ -56,7 +55,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TestNamespace.Extension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HelmInstallIT {
-  private static final String PROPAGATION = "syncgc.dev/propagation";
   private static final String HOLD = "example.com/hold";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final Duration HELM_DEADLINE = Duration.ofSeconds(180);
@@ -71,6 +69,9 @@ class HelmInstallIT {
   private static OperatorProcess operator;
   private static AssertionError notReady;
   private static boolean installed;
+  /** helm's cache, config and data directories. */
+  @TempDir
+  static Path helmHome;
 
   @BeforeAll
   static void installChartAndRunOperatorAsItsServiceAccount() throws Exception {
@@ -80,8 +81,8 @@ class HelmInstallIT {
     fullname = release + "-syncgc";
     releaseNamespace = Namespaces.create(client, "HelmInstallIT release " + release);
 
-    Helm.Result install = helm("install", release, TestCluster.repoRoot().resolve("helm/syncgc").toString(),
-        "--namespace", releaseNamespace,
+    ProcessRunner.Result install = helm("install", release,
+        TestCluster.repoRoot().resolve("helm/syncgc").toString(), "--namespace", releaseNamespace,
         "--set", "uninstall.releaseFinalizers=false",
         "--set-json", "trackedKinds.customResources=[{\"apiGroups\":[\"" + TestCrds.GROUP
             + "\"],\"resources\":[\"widgets\"]}]",
@@ -119,13 +120,14 @@ class HelmInstallIT {
   @Order(1)
   void synchronousDeletionOfWidgetOwnerWithWidgetAndConfigMapDependentsWorksWithTheChartsRights(TestNamespace ns) {
     readyOperator();
-    GenericKubernetesResource owner = synchronous(ns, "owner");
+    GenericKubernetesResource owner =
+        Widgets.create(client, ns.name(), "owner").synchronous().applyAndAwaitFinalizer();
     Widgets.create(client, ns.name(), "widget-dependent").ownedBy(owner).apply();
     client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder()
         .withNewMetadata().withName("configmap-dependent").withOwnerReferences(Widgets.ownerReference(owner))
         .endMetadata().addToData("k", "v").build()).create();
 
-    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())
         .watch(client.configMaps().inNamespace(ns.name()))) {
       Widgets.widget(client, ns.name(), "owner").delete();
 
@@ -134,7 +136,7 @@ class HelmInstallIT {
       order.assertBefore("widget-dependent", "owner");
       order.assertBefore("configmap-dependent", "owner");
     }
-    Events.await(client, ns.name(), owner.getMetadata().getUid(), "SynchronousDeletionCompleted");
+    Events.await(client, owner, "SynchronousDeletionCompleted");
   }
 
   @Test
@@ -151,11 +153,11 @@ class HelmInstallIT {
 
     // refused, so left alone: an annotated ClusterWidget gets no finalizer
     String name = "e2e-helm-" + Namespaces.randomSuffix(8);
-    Widgets.createCluster(client, name).annotate(PROPAGATION, "Synchronous").apply();
+    Widgets.createCluster(client, name).synchronous().apply();
     try {
       await("ClusterWidget " + name + " stays without the syncgc finalizer").during(Duration.ofSeconds(3))
           .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
-          .until(() -> !Finalizers.has(Widgets.clusterWidget(client, name).get(), Finalizers.SYNCGC));
+          .until(() -> !ObjectAwaits.hasFinalizer(Widgets.clusterWidget(client, name).get(), FINALIZER));
     } finally {
       Widgets.clusterWidget(client, name).delete();
     }
@@ -170,8 +172,9 @@ class HelmInstallIT {
     readyOperator();
     String held = "held-dependent";
     try {
-      synchronous(ns, "alive");
-      GenericKubernetesResource owner = synchronous(ns, "owner");
+      Widgets.create(client, ns.name(), "alive").synchronous().applyAndAwaitFinalizer();
+      GenericKubernetesResource owner =
+          Widgets.create(client, ns.name(), "owner").synchronous().applyAndAwaitFinalizer();
       // blockOwnerDeletion, as controllers set it: Kubernetes' foreground deletion waits for it
       Widgets.create(client, ns.name(), held).ownedBy(owner, true, false).finalizer(HOLD).apply();
       Widgets.widget(client, ns.name(), "owner").delete();
@@ -180,7 +183,7 @@ class HelmInstallIT {
         return d != null && d.getMetadata().getDeletionTimestamp() != null;
       });
       GenericKubernetesResource stuck = Widgets.widget(client, ns.name(), "owner").get();
-      assertTrue(stuck != null && Finalizers.has(stuck, Finalizers.SYNCGC),
+      assertTrue(stuck != null && ObjectAwaits.hasFinalizer(stuck, FINALIZER),
           "the owner is held by syncgc's finalizer: " + (stuck == null ? "gone" : stuck.getMetadata()));
 
       // uninstall, by hand as the chart README says with uninstall.releaseFinalizers=false
@@ -198,16 +201,16 @@ class HelmInstallIT {
       GenericKubernetesResource alive = Widgets.widget(client, ns.name(), "alive").get();
       assertNotNull(alive, "the alive Widget still exists");
       assertNull(alive.getMetadata().getDeletionTimestamp(), "the alive Widget is not being deleted");
-      assertFalse(Finalizers.has(alive, Finalizers.SYNCGC), "alive lost the syncgc finalizer: "
+      assertFalse(ObjectAwaits.hasFinalizer(alive, FINALIZER), "alive lost the syncgc finalizer: "
           + alive.getMetadata().getFinalizers());
       GenericKubernetesResource handedOver = Widgets.widget(client, ns.name(), "owner").get();
       assertNotNull(handedOver, "the owner waits for its dependent");
-      assertFalse(Finalizers.has(handedOver, Finalizers.SYNCGC),
+      assertFalse(ObjectAwaits.hasFinalizer(handedOver, FINALIZER),
           "the owner lost the syncgc finalizer: " + handedOver.getMetadata().getFinalizers());
-      assertTrue(Finalizers.has(handedOver, "foregroundDeletion"),
+      assertTrue(ObjectAwaits.hasFinalizer(handedOver, "foregroundDeletion"),
           "the owner is handed over to foreground deletion: " + handedOver.getMetadata().getFinalizers());
 
-      try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+      try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
         MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), held), HOLD);
 
         order.awaitDeleted(DEADLINE, held, "owner");
@@ -215,12 +218,13 @@ class HelmInstallIT {
         order.assertBefore(held, "owner");
       }
 
-      Helm.Result uninstall = helm("uninstall", release, "--namespace", releaseNamespace, "--wait");
+      ProcessRunner.Result uninstall =
+          helm("uninstall", release, "--namespace", releaseNamespace, "--wait");
       assertTrue(uninstall.ok(), "helm uninstall: " + uninstall.describe());
       installed = false;
       await("nothing of release " + release + " left").atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
           .untilAsserted(() -> assertEquals(List.of(), leftovers()));
-      Helm.Result list = helm("list", "--all", "--short", "--namespace", releaseNamespace);
+      ProcessRunner.Result list = helm("list", "--all", "--short", "--namespace", releaseNamespace);
       assertTrue(list.ok() && list.stdout().isBlank(), "helm list: " + list.describe());
     } finally {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), held), HOLD);
@@ -240,11 +244,6 @@ class HelmInstallIT {
       notReady = e;
       throw e;
     }
-  }
-
-  private static GenericKubernetesResource synchronous(TestNamespace ns, String name) {
-    Widgets.create(client, ns.name(), name).annotate(PROPAGATION, "Synchronous").apply();
-    return Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), name).get());
   }
 
   /** What is left of the release: its objects (by the chart's instance label) and helm's own records. */
@@ -296,24 +295,17 @@ class HelmInstallIT {
     Path file = TestCluster.targetDir().resolve("sa-" + namespace + "-" + name + ".kubeconfig");
     Files.createDirectories(file.getParent());
     if (TestCluster.get().isLocal()) {
-      Path log = TestCluster.targetDir().resolve("sa-kubeconfig-" + name + ".log");
-      ProcessBuilder builder = new ProcessBuilder("bash",
-          TestCluster.repoRoot().resolve("e2e/cluster.sh").toString(), "sa-kubeconfig", namespace, name,
-          file.toString())
-          .redirectErrorStream(true).redirectOutput(log.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
       // the environment is inherited; settings given as system properties are passed on too
+      Map<String, String> settings = new HashMap<>();
       for (String key : System.getProperties().stringPropertyNames()) {
         if (key.startsWith("SYNCGC_")) {
-          builder.environment().put(key, System.getProperty(key));
+          settings.put(key, System.getProperty(key));
         }
       }
-      Process p = builder.start();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("cluster.sh sa-kubeconfig did not finish; see " + log);
-      }
-      assertEquals(0, p.exitValue(), "cluster.sh sa-kubeconfig: " + Files.readString(log));
+      ProcessRunner.Result result = ProcessRunner.run(List.of("bash",
+          TestCluster.repoRoot().resolve("e2e/cluster.sh").toString(), "sa-kubeconfig", namespace, name,
+          file.toString()), settings, Duration.ofSeconds(60));
+      assertEquals(0, result.exitCode(), "cluster.sh sa-kubeconfig: " + result.describe());
       return file;
     }
     String token = client.serviceAccounts().inNamespace(namespace).withName(name)
@@ -335,33 +327,7 @@ class HelmInstallIT {
   }
 
   /** The real helm against the test cluster. */
-  private static Helm.Result helm(String... args) {
-    List<String> command = new ArrayList<>(List.of(TestCluster.get().helm()));
-    command.addAll(List.of(args));
-    try {
-      Path out = Files.createTempFile("helm-out-", ".txt");
-      Path err = Files.createTempFile("helm-err-", ".txt");
-      try {
-        ProcessBuilder builder = new ProcessBuilder(command)
-            .redirectOutput(out.toFile()).redirectError(err.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
-        Process p = builder.start();
-        if (!p.waitFor(HELM_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          throw new AssertionError(String.join(" ", command) + " did not finish in " + HELM_DEADLINE);
-        }
-        return new Helm.Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-            Files.readString(err, StandardCharsets.UTF_8));
-      } finally {
-        Files.deleteIfExists(out);
-        Files.deleteIfExists(err);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+  private static ProcessRunner.Result helm(String... args) {
+    return ProcessRunner.helm(helmHome, HELM_DEADLINE, args);
   }
 }

@@ -1,19 +1,19 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.ObjectAwaits.SETUP_DEADLINE;
 import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
 import static dev.syncgc.e2e.support.SpecNames.GRACE_PERIOD;
 import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.DeletionWatch;
+import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
-import dev.syncgc.e2e.support.ObjectEventLog;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -69,77 +69,63 @@ class InvalidInputIT {
     GenericKubernetesResource widget = Widgets.create(client, ns.name(), "sideways")
         .annotate(PROPAGATION, "Sideways").apply();
 
-    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", PROPAGATION,
+    Events.awaitContaining(client, widget, "Warning", "InvalidAnnotation", PROPAGATION,
         "Sideways");
     assertStaysWithoutFinalizer(widget);
   }
 
   @Test
   void unparsableTimeoutGetsInvalidAnnotationEventNamingTheValue(TestNamespace ns) {
-    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "soon")
-        .annotate(PROPAGATION, SYNCHRONOUS).annotate(TIMEOUT, "soon").apply();
-
-    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", TIMEOUT, "soon");
+    assertInvalidAnnotationReported(ns, "soon", TIMEOUT, "soon");
   }
 
   @Test
   void negativeGracePeriodGetsInvalidAnnotationEventNamingTheValue(TestNamespace ns) {
-    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "negative")
-        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "-3").apply();
-
-    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", GRACE_PERIOD, "-3");
+    assertInvalidAnnotationReported(ns, "negative", GRACE_PERIOD, "-3");
   }
 
   @Test
   void nonNumericGracePeriodGetsInvalidAnnotationEventNamingTheValue(TestNamespace ns) {
-    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "letters")
-        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "abc").apply();
-
-    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", GRACE_PERIOD, "abc");
+    assertInvalidAnnotationReported(ns, "letters", GRACE_PERIOD, "abc");
   }
 
   @Test
   void validOwnerCreatedAfterInvalidAnnotationsIsStillDeletedSynchronously(TestNamespace ns) {
     GenericKubernetesResource sideways = Widgets.create(client, ns.name(), "sideways")
         .annotate(PROPAGATION, "Sideways").apply();
-    GenericKubernetesResource soon = Widgets.create(client, ns.name(), "soon")
-        .annotate(PROPAGATION, SYNCHRONOUS).annotate(TIMEOUT, "soon").apply();
-    GenericKubernetesResource negative = Widgets.create(client, ns.name(), "negative")
-        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "-3").apply();
-    GenericKubernetesResource letters = Widgets.create(client, ns.name(), "letters")
-        .annotate(PROPAGATION, SYNCHRONOUS).annotate(GRACE_PERIOD, "abc").apply();
-    ObjectEventLog.awaitContaining(client, sideways, "Warning", "InvalidAnnotation", "Sideways");
-    ObjectEventLog.awaitContaining(client, soon, "Warning", "InvalidAnnotation", "soon");
-    ObjectEventLog.awaitContaining(client, negative, "Warning", "InvalidAnnotation", "-3");
-    ObjectEventLog.awaitContaining(client, letters, "Warning", "InvalidAnnotation", "abc");
+    GenericKubernetesResource soon = synchronousWith(ns, "soon", TIMEOUT, "soon");
+    GenericKubernetesResource negative = synchronousWith(ns, "negative", GRACE_PERIOD, "-3");
+    GenericKubernetesResource letters = synchronousWith(ns, "letters", GRACE_PERIOD, "abc");
+    Events.awaitContaining(client, sideways, "Warning", "InvalidAnnotation", "Sideways");
+    Events.awaitContaining(client, soon, "Warning", "InvalidAnnotation", "soon");
+    Events.awaitContaining(client, negative, "Warning", "InvalidAnnotation", "-3");
+    Events.awaitContaining(client, letters, "Warning", "InvalidAnnotation", "abc");
 
-    try (DeletionWatch deletions = DeletionWatch.widgets(client, ns.name())) {
-      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "valid")
-          .annotate(PROPAGATION, SYNCHRONOUS).apply();
-      ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+    try (DeletionOrder deletions = DeletionOrder.widgets(client, ns.name())) {
+      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "valid").synchronous()
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
       GenericKubernetesResource dependent = Widgets.create(client, ns.name(), "dependent")
           .ownedBy(owner).apply();
 
       Widgets.widget(client, ns.name(), "valid").delete();
 
-      long ownerGone = deletions.awaitDeleted(owner, DEADLINE).resourceVersion();
-      long dependentGone = deletions.awaitDeleted(dependent, DEADLINE).resourceVersion();
+      long ownerGone = deletions.awaitDeleted(DEADLINE, owner).resourceVersion();
+      long dependentGone = deletions.awaitDeleted(DEADLINE, dependent).resourceVersion();
       assertTrue(dependentGone < ownerGone, "dependent deleted before the owner");
     }
   }
 
   @Test
   void ownerWithValidSettingKeepsFinalizerWhenPropagationBecomesInvalid(TestNamespace ns) {
-    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "owner")
-        .annotate(PROPAGATION, SYNCHRONOUS).apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, widget);
+    GenericKubernetesResource widget = Widgets.create(client, ns.name(), "owner").synchronous()
+        .applyAndAwaitFinalizer(SETUP_DEADLINE);
 
     Widgets.widget(client, ns.name(), "owner").edit(w -> {
       w.getMetadata().getAnnotations().put(PROPAGATION, "Sideways");
       return w;
     });
 
-    ObjectEventLog.awaitContaining(client, widget, "Warning", "InvalidAnnotation", PROPAGATION,
+    Events.awaitContaining(client, widget, "Warning", "InvalidAnnotation", PROPAGATION,
         "Sideways");
     await("finalizer kept").during(STEADY).atMost(STEADY.plusSeconds(5))
         .pollInterval(Duration.ofMillis(200))
@@ -155,21 +141,12 @@ class InvalidInputIT {
       TestNamespace ns) {
     String other = Namespaces.create(client, "InvalidInputIT#crossNamespace, namespace B");
     try {
-      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
-          .annotate(PROPAGATION, SYNCHRONOUS).apply();
-      ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
       GenericKubernetesResource solid = Widgets.create(client, other, "solid").apply();
       GenericKubernetesResource dependent = Widgets.create(client, other, "dependent")
           .ownedBy(owner).ownedBy(solid).apply();
-      ObjectEventLog.awaitContaining(client, dependent, "Warning", "InvalidOwnerReference",
-          owner.getMetadata().getUid());
-
-      Widgets.widget(client, ns.name(), "owner").delete();
-
-      ObjectAwaits.awaitGone(client, owner, DEADLINE);
-      assertSurvives(dependent);
-      assertTrue(ownerUids(dependent).contains(solid.getMetadata().getUid()),
-          "the solid owner's reference is untouched");
+      assertInvalidReferenceNotFollowed(owner, dependent, solid);
     } finally {
       Namespaces.deleteAsync(client, other);
     }
@@ -183,21 +160,12 @@ class InvalidInputIT {
     GenericKubernetesResource solid = null;
     GenericKubernetesResource dependent = null;
     try {
-      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
-          .annotate(PROPAGATION, SYNCHRONOUS).apply();
-      ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
       solid = Widgets.createCluster(client, prefix + "solid").apply();
       dependent = Widgets.createCluster(client, prefix + "dependent").ownedBy(owner).ownedBy(solid)
           .apply();
-      ObjectEventLog.awaitContaining(client, dependent, "Warning", "InvalidOwnerReference",
-          owner.getMetadata().getUid());
-
-      Widgets.widget(client, ns.name(), "owner").delete();
-
-      ObjectAwaits.awaitGone(client, owner, DEADLINE);
-      assertSurvives(dependent);
-      assertTrue(ownerUids(dependent).contains(solid.getMetadata().getUid()),
-          "the solid owner's reference is untouched");
+      assertInvalidReferenceNotFollowed(owner, dependent, solid);
     } finally {
       for (HasMetadata o : new HasMetadata[] {dependent, solid}) {
         if (o != null) {
@@ -213,9 +181,8 @@ class InvalidInputIT {
    */
   @Test
   void dependentWithUnknownKindOwnerIsKeptAndLosesOnlyTheDeletedOwnersReference(TestNamespace ns) {
-    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
-        .annotate(PROPAGATION, SYNCHRONOUS).apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
+        .applyAndAwaitFinalizer(SETUP_DEADLINE);
     OwnerReference unknown = new OwnerReferenceBuilder().withApiVersion("example.com/v1")
         .withKind("Nope").withName("ghost").withUid(UUID.randomUUID().toString()).build();
     GenericKubernetesResource dependent = Widgets.create(client, ns.name(), "dependent")
@@ -227,6 +194,37 @@ class InvalidInputIT {
     assertSurvives(dependent);
     assertEquals(List.of(unknown.getUid()), ownerUids(dependent),
         "only the reference to the deleted owner is removed");
+  }
+
+  /**
+   * {@code dependent}'s reference to the Widget {@code owner} is reported invalid; deleting the
+   * owner leaves the dependent, with its reference to {@code solid}.
+   */
+  private void assertInvalidReferenceNotFollowed(HasMetadata owner, HasMetadata dependent,
+      HasMetadata solid) {
+    Events.awaitContaining(client, dependent, "Warning", "InvalidOwnerReference",
+        owner.getMetadata().getUid());
+
+    Widgets.widget(client, owner.getMetadata().getNamespace(), owner.getMetadata().getName()).delete();
+
+    ObjectAwaits.awaitGone(client, owner, DEADLINE);
+    assertSurvives(dependent);
+    assertTrue(ownerUids(dependent).contains(solid.getMetadata().getUid()),
+        "the solid owner's reference is untouched");
+  }
+
+  /** A Widget annotated Synchronous and {@code key: value} gets an Event naming both. */
+  private void assertInvalidAnnotationReported(TestNamespace ns, String name, String key,
+      String value) {
+    GenericKubernetesResource widget = synchronousWith(ns, name, key, value);
+
+    Events.awaitContaining(client, widget, "Warning", "InvalidAnnotation", key, value);
+  }
+
+  /** Creates a Widget annotated Synchronous and {@code key: value}. */
+  private GenericKubernetesResource synchronousWith(TestNamespace ns, String name, String key,
+      String value) {
+    return Widgets.create(client, ns.name(), name).synchronous().annotate(key, value).apply();
   }
 
   private void assertStaysWithoutFinalizer(HasMetadata object) {

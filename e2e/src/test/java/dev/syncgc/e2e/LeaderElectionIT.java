@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
-import dev.syncgc.e2e.support.Finalizers;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -42,7 +41,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TestNamespace.Extension.class)
 class LeaderElectionIT {
   private static final String LEASE_NAMESPACE = "default";
-  private static final String PROPAGATION = "syncgc.dev/propagation";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** After SIGKILL the Lease must expire before the standby may take it (JOSDK: 15 s lease). */
   private static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(90);
@@ -82,9 +80,8 @@ class LeaderElectionIT {
     OperatorProcess leader = awaitHolder(operators, DEADLINE);
     OperatorProcess standby = other(leader);
 
-    Widgets.create(client, ns.name(), "annotated").annotate(PROPAGATION, "Synchronous").apply();
     GenericKubernetesResource annotated =
-        Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "annotated").get());
+        Widgets.create(client, ns.name(), "annotated").synchronous().applyAndAwaitFinalizer();
 
     leader.awaitLog("added finalizer object=Widget/" + ns.name() + "/annotated uid="
         + annotated.getMetadata().getUid());
@@ -99,13 +96,14 @@ class LeaderElectionIT {
     OperatorProcess leader = awaitHolder(operators, DEADLINE);
     OperatorProcess standby = other(leader);
 
-    GenericKubernetesResource root = synchronous(ns, "root");
-    synchronous(ns, "bystander");
+    GenericKubernetesResource root =
+        Widgets.create(client, ns.name(), "root").synchronous().applyAndAwaitFinalizer();
+    Widgets.create(client, ns.name(), "bystander").synchronous().applyAndAwaitFinalizer();
     List<String> tree = createTree(ns, root);
     await("the tree and the bystander listed").atMost(DEADLINE).until(() ->
         TestCrds.widgets(client).inNamespace(ns.name()).list().getItems().size() == tree.size() + 1);
 
-    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
       Widgets.widget(client, ns.name(), "root").delete();
       await("some dependents gone").atMost(DEADLINE).pollInterval(Duration.ofMillis(50))
           .until(() -> order.deletions().size() >= 5);
@@ -160,11 +158,6 @@ class LeaderElectionIT {
       pool.shutdownNow();
     }
     return names;
-  }
-
-  private GenericKubernetesResource synchronous(TestNamespace ns, String name) {
-    Widgets.create(client, ns.name(), name).annotate(PROPAGATION, "Synchronous").apply();
-    return Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), name).get());
   }
 
   /** The operator's leader election identity: {@code <hostname>-<pid>}, as the operator builds it. */

@@ -1,12 +1,13 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.Events;
-import dev.syncgc.e2e.support.Finalizers;
 import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -33,7 +34,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** What the shared operator serves on its HTTP port: Prometheus metrics and the probes. */
 @ExtendWith(TestNamespace.Extension.class)
 class MetricsIT {
-  private static final String PROPAGATION = "syncgc.dev/propagation";
   private static final String HOLD = "example.com/hold";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** A Java Operator SDK gauge registered with the GarbageCollectionPolicy controller at start. */
@@ -53,29 +53,32 @@ class MetricsIT {
     String held = "held-dependent";
     try {
       // 1. a synchronous deletion that completes: owner and dependent
-      GenericKubernetesResource owner = synchronous(ns, "owner", Map.of());
+      GenericKubernetesResource owner =
+          Widgets.create(client, ns.name(), "owner").synchronous().applyAndAwaitFinalizer();
       Widgets.create(client, ns.name(), "dependent").ownedBy(owner).apply();
       Widgets.widget(client, ns.name(), "owner").delete();
 
       // 2. one that times out: its dependent is held by another controller's finalizer
-      GenericKubernetesResource slow = synchronous(ns, "slow-owner", Map.of("syncgc.dev/timeout", "5s"));
+      GenericKubernetesResource slow = Widgets.create(client, ns.name(), "slow-owner").synchronous()
+          .annotate(TIMEOUT, "5s").applyAndAwaitFinalizer();
       Widgets.create(client, ns.name(), held).ownedBy(slow).finalizer(HOLD).apply();
       Widgets.widget(client, ns.name(), "slow-owner").delete();
 
       // 3. a two-object cycle: a owned by b, b owned by a, both Synchronous
-      GenericKubernetesResource a = synchronous(ns, "cycle-a", Map.of());
+      GenericKubernetesResource a =
+          Widgets.create(client, ns.name(), "cycle-a").synchronous().applyAndAwaitFinalizer();
       GenericKubernetesResource b = Widgets.create(client, ns.name(), "cycle-b").ownedBy(a)
-          .annotate(PROPAGATION, "Synchronous").apply();
+          .synchronous().apply();
       Widgets.widget(client, ns.name(), "cycle-a").patch(PatchContext.of(PatchType.JSON_MERGE),
           Serialization.asJson(Map.of("metadata", Map.of("ownerReferences", List.of(Widgets.ownerReference(b))))));
-      Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "cycle-b").get());
+      ObjectAwaits.awaitSyncgcFinalizer(() -> Widgets.widget(client, ns.name(), "cycle-b").get());
       Widgets.widget(client, ns.name(), "cycle-a").delete();
 
       await("owner and dependent gone").atMost(DEADLINE).until(() -> gone(ns, "owner") && gone(ns, "dependent"));
-      Events.await(client, ns.name(), slow.getMetadata().getUid(), "SynchronousDeletionTimedOut");
+      Events.await(client, slow, "SynchronousDeletionTimedOut");
       await("slow-owner gone after its timeout").atMost(DEADLINE).until(() -> gone(ns, "slow-owner"));
       await("cycle gone").atMost(DEADLINE).until(() -> gone(ns, "cycle-a") && gone(ns, "cycle-b"));
-      Events.await(client, ns.name(), a.getMetadata().getUid(), "DependencyCycle");
+      Events.await(client, a, "DependencyCycle");
 
       // counters are incremented when the finalizer goes: poll until every one shows it
       AtomicReference<Metrics> after = new AtomicReference<>();
@@ -155,12 +158,6 @@ class MetricsIT {
   }
 
   // --- helpers
-
-  /** Creates a Widget annotated Synchronous (plus {@code annotations}) and waits for its finalizer. */
-  private GenericKubernetesResource synchronous(TestNamespace ns, String name, Map<String, String> annotations) {
-    Widgets.create(client, ns.name(), name).annotate(PROPAGATION, "Synchronous").annotations(annotations).apply();
-    return Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), name).get());
-  }
 
   private boolean gone(TestNamespace ns, String name) {
     return Widgets.widget(client, ns.name(), name).get() == null;

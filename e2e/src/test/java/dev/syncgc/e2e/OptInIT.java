@@ -1,13 +1,18 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.SpecNames.BACKGROUND;
+import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
+import static dev.syncgc.e2e.support.SpecNames.ORPHAN;
+import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
+import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
-import dev.syncgc.e2e.support.Finalizers;
 import dev.syncgc.e2e.support.LateCrd;
 import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
@@ -21,31 +26,22 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Opting in and out with the propagation annotation, for CRD kinds (also later ones) and built-in kinds. */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class OptInIT {
-  private static final String PROPAGATION = "syncgc.dev/propagation";
-  /** The brief's deadline for a finalizer change (SPEC.md: p99 under 2 s on an idle cluster). */
-  private static final Duration FINALIZER_DEADLINE = Duration.ofSeconds(10);
   /** SPEC.md: a CRD created later is tracked within 10 s; then the finalizer's p99 of 2 s. */
   private static final Duration LATE_CRD_DEADLINE = Duration.ofSeconds(12);
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void annotatingExistingWidgetSynchronousAddsFinalizer(TestNamespace ns) {
     Widgets.create(client, ns.name(), "widget").apply();
 
-    MetadataPatches.annotate(Widgets.widget(client, ns.name(), "widget"), PROPAGATION, "Synchronous");
+    MetadataPatches.annotate(Widgets.widget(client, ns.name(), "widget"), PROPAGATION, SYNCHRONOUS);
 
     awaitFinalizer(ns, "widget", true);
   }
@@ -54,14 +50,14 @@ class OptInIT {
   void annotatingExistingWidgetOrphanAddsFinalizer(TestNamespace ns) {
     Widgets.create(client, ns.name(), "widget").apply();
 
-    MetadataPatches.annotate(Widgets.widget(client, ns.name(), "widget"), PROPAGATION, "Orphan");
+    MetadataPatches.annotate(Widgets.widget(client, ns.name(), "widget"), PROPAGATION, ORPHAN);
 
     awaitFinalizer(ns, "widget", true);
   }
 
   @Test
   void removingPropagationAnnotationRemovesFinalizer(TestNamespace ns) {
-    Widgets.create(client, ns.name(), "widget").annotate(PROPAGATION, "Synchronous").apply();
+    Widgets.create(client, ns.name(), "widget").synchronous().apply();
     awaitFinalizer(ns, "widget", true);
 
     MetadataPatches.removeAnnotation(Widgets.widget(client, ns.name(), "widget"), PROPAGATION);
@@ -71,10 +67,10 @@ class OptInIT {
 
   @Test
   void settingPropagationBackgroundRemovesFinalizer(TestNamespace ns) {
-    Widgets.create(client, ns.name(), "widget").annotate(PROPAGATION, "Synchronous").apply();
+    Widgets.create(client, ns.name(), "widget").synchronous().apply();
     awaitFinalizer(ns, "widget", true);
 
-    MetadataPatches.annotate(Widgets.widget(client, ns.name(), "widget"), PROPAGATION, "Background");
+    MetadataPatches.annotate(Widgets.widget(client, ns.name(), "widget"), PROPAGATION, BACKGROUND);
 
     awaitFinalizer(ns, "widget", false);
   }
@@ -82,10 +78,10 @@ class OptInIT {
   @Test
   void annotatedObjectOfCrdCreatedAfterOperatorStartGetsFinalizerWithinTwelveSeconds(TestNamespace ns) {
     try (LateCrd crd = LateCrd.create(client)) {
-      crd.createGadget(ns.name(), "gadget", Map.of(PROPAGATION, "Synchronous"));
+      crd.createGadget(ns.name(), "gadget", Map.of(PROPAGATION, SYNCHRONOUS));
 
       Duration left = Duration.between(Instant.now(), crd.established().plus(LATE_CRD_DEADLINE));
-      Finalizers.await(() -> crd.gadget(ns.name(), "gadget").get(), Finalizers.SYNCGC, true,
+      ObjectAwaits.awaitFinalizer(() -> crd.gadget(ns.name(), "gadget").get(), FINALIZER, true,
           left.isNegative() ? Duration.ZERO : left);
     }
   }
@@ -93,9 +89,9 @@ class OptInIT {
   @Test
   void objectOfCrdCreatedAfterOperatorStartIsDeletedSynchronouslyAfterItsWidgetDependent(TestNamespace ns) {
     try (LateCrd crd = LateCrd.create(client)) {
-      crd.createGadget(ns.name(), "gadget", Map.of(PROPAGATION, "Synchronous"));
-      GenericKubernetesResource gadget = Finalizers.await(() -> crd.gadget(ns.name(), "gadget").get(),
-          Finalizers.SYNCGC, true, DEADLINE);
+      crd.createGadget(ns.name(), "gadget", Map.of(PROPAGATION, SYNCHRONOUS));
+      GenericKubernetesResource gadget = ObjectAwaits.awaitFinalizer(
+          () -> crd.gadget(ns.name(), "gadget").get(), FINALIZER, true, DEADLINE);
       Widgets.create(client, ns.name(), "widget").ownedBy(gadget).apply();
 
       try (DeletionOrder order = DeletionOrder.of(crd.gadgets().inNamespace(ns.name()))
@@ -116,9 +112,9 @@ class OptInIT {
     var configMaps = client.configMaps().inNamespace(ns.name());
     var secrets = client.secrets().inNamespace(ns.name());
     configMaps.resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("owner-config").addToAnnotations(PROPAGATION, "Synchronous").endMetadata()
+        .withNewMetadata().withName("owner-config").addToAnnotations(PROPAGATION, SYNCHRONOUS).endMetadata()
         .addToData("key", "value").build()).create();
-    ConfigMap owner = Finalizers.awaitSyncgc(() -> configMaps.withName("owner-config").get());
+    ConfigMap owner = ObjectAwaits.awaitSyncgcFinalizer(() -> configMaps.withName("owner-config").get());
     secrets.resource(new SecretBuilder()
         .withNewMetadata().withName("dependent-secret").withOwnerReferences(Widgets.ownerReference(owner))
         .endMetadata()
@@ -137,8 +133,9 @@ class OptInIT {
   }
 
   private void awaitFinalizer(TestNamespace ns, String name, boolean present) {
-    GenericKubernetesResource widget = Finalizers.await(() -> Widgets.widget(client, ns.name(), name).get(),
-        Finalizers.SYNCGC, present, FINALIZER_DEADLINE);
-    assertTrue(Finalizers.has(widget, Finalizers.SYNCGC) == present);
+    GenericKubernetesResource widget = ObjectAwaits.awaitFinalizer(
+        () -> Widgets.widget(client, ns.name(), name).get(), FINALIZER, present,
+        ObjectAwaits.FINALIZER_DEADLINE);
+    assertTrue(ObjectAwaits.hasFinalizer(widget, FINALIZER) == present);
   }
 }

@@ -1,25 +1,23 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.SpecNames.GRACE_PERIOD;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.Finalizers;
-import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.Pods;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,37 +25,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The grace period of the owner's annotation is passed on the cascade's DELETE of a Pod, and the
  * owner waits for the Pod's graceful termination.
  */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class PodGracePeriodIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void podDependentIsDeletedWithOwnersGracePeriodWhileOwnerWaits(TestNamespace ns) {
-    Widgets.create(client, ns.name(), "owner")
-        .annotate("syncgc.dev/propagation", "Synchronous")
-        .annotate("syncgc.dev/grace-period-seconds", "8")
-        .apply();
-    GenericKubernetesResource owner =
-        Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "owner").get());
-    Namespaces.awaitDefaultServiceAccount(client, ns.name());
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
+        .synchronous()
+        .annotate(GRACE_PERIOD, "8")
+        .applyAndAwaitFinalizer();
+    Pods.createRunning(client, ns.name(), "pod", Widgets.ownerReference(owner));
     var pods = client.pods().inNamespace(ns.name());
-    pods.resource(new PodBuilder()
-        .withNewMetadata().withName("pod").withOwnerReferences(Widgets.ownerReference(owner)).endMetadata()
-        .withNewSpec()
-            .withNodeName(TestCluster.get().nodeName())
-            .withAutomountServiceAccountToken(false)
-            .withTerminationGracePeriodSeconds(30L)
-            .addNewContainer().withName("pause").withImage("registry.k8s.io/pause:3.10").endContainer()
-        .endSpec()
-        .build()).create();
-    await("pod Running").atMost(DEADLINE)
-        .until(() -> "Running".equals(pods.withName("pod").get().getStatus().getPhase()));
 
     Widgets.widget(client, ns.name(), "owner").delete();
 

@@ -1,5 +1,9 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.SpecNames.BACKGROUND;
+import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
+import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
+import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,8 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
-import dev.syncgc.e2e.support.Finalizers;
+import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -18,8 +23,6 @@ import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,13 +41,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and namespace label. Every policy here selects only its own test's namespace, through a label
  * with a random value, so that no other test's objects are touched.
  */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class PolicyIT {
   static final ResourceDefinitionContext POLICY = new ResourceDefinitionContext.Builder()
       .withGroup("syncgc.dev").withVersion("v1alpha1").withKind("GarbageCollectionPolicy")
       .withPlural("garbagecollectionpolicies").withNamespaced(false).build();
   private static final String NAMESPACE_LABEL = "e2e.syncgc.dev/policy";
-  private static final String PROPAGATION = "syncgc.dev/propagation";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** The policy's objects are looked at again after a change; the status is refreshed every 10 s. */
   private static final Duration POLICY_DEADLINE = Duration.ofSeconds(30);
@@ -54,11 +55,6 @@ class PolicyIT {
 
   private final KubernetesClient client = TestCluster.get().client();
   private final List<String> policies = new ArrayList<>();
-
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
 
   @AfterEach
   void deletePolicies() {
@@ -77,7 +73,7 @@ class PolicyIT {
     String selector = labelNamespace(ns);
     Widgets.create(client, ns.name(), "before").apply();
 
-    createPolicy(selector, Map.of("propagation", "Synchronous"));
+    createPolicy(selector, Map.of("propagation", SYNCHRONOUS));
     Widgets.create(client, ns.name(), "after").apply();
 
     awaitFinalizer(ns, "before", true);
@@ -88,7 +84,7 @@ class PolicyIT {
   void validPolicyBecomesReadyWithTheCountOfTheTwoObjectsItMatches(TestNamespace ns) {
     String selector = labelNamespace(ns);
     Widgets.create(client, ns.name(), "first").apply();
-    String policy = createPolicy(selector, Map.of("propagation", "Synchronous"));
+    String policy = createPolicy(selector, Map.of("propagation", SYNCHRONOUS));
     Widgets.create(client, ns.name(), "second").apply();
 
     GenericKubernetesResource status = awaitStatus(policy, "Ready=True with matchedObjects 2",
@@ -99,7 +95,7 @@ class PolicyIT {
   @Test
   void synchronousDeletionOfAPolicyOptedInOwnerDeletesItsDependentFirst(TestNamespace ns) {
     String selector = labelNamespace(ns);
-    createPolicy(selector, Map.of("propagation", "Synchronous"));
+    createPolicy(selector, Map.of("propagation", SYNCHRONOUS));
     Widgets.create(client, ns.name(), "owner").apply();
     GenericKubernetesResource owner = awaitFinalizer(ns, "owner", true);
     assertTrue(owner.getMetadata().getAnnotations() == null
@@ -107,7 +103,7 @@ class PolicyIT {
         "the owner is opted in by the policy alone: " + owner.getMetadata().getAnnotations());
     Widgets.create(client, ns.name(), "dependent").ownedBy(owner).apply();
 
-    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
       Widgets.widget(client, ns.name(), "owner").delete();
 
       order.awaitDeleted(DEADLINE, "owner", "dependent");
@@ -119,10 +115,10 @@ class PolicyIT {
   @Test
   void backgroundAnnotationWinsOverThePolicySoTheObjectIsNotOptedIn(TestNamespace ns) {
     String selector = labelNamespace(ns);
-    Widgets.create(client, ns.name(), "background").annotate(PROPAGATION, "Background").apply();
+    Widgets.create(client, ns.name(), "background").annotate(PROPAGATION, BACKGROUND).apply();
     Widgets.create(client, ns.name(), "plain").apply();
 
-    String policy = createPolicy(selector, Map.of("propagation", "Synchronous"));
+    String policy = createPolicy(selector, Map.of("propagation", SYNCHRONOUS));
 
     // the policy is in force in this namespace: the object without an annotation is opted in ...
     awaitFinalizer(ns, "plain", true);
@@ -130,7 +126,8 @@ class PolicyIT {
     assertStaysWithoutFinalizer(ns, "background");
     awaitStatus(policy, "Ready=True with matchedObjects 1 (the Background object not counted)",
         p -> "True".equals(readyField(p, "status")) && Long.valueOf(1).equals(matchedObjects(p)));
-    assertFalse(Finalizers.has(Widgets.widget(client, ns.name(), "background").get(), Finalizers.SYNCGC));
+    assertFalse(ObjectAwaits.hasFinalizer(Widgets.widget(client, ns.name(), "background").get(),
+        FINALIZER));
   }
 
   @ParameterizedTest(name = "{0}: {1}")
@@ -140,7 +137,7 @@ class PolicyIT {
     String selector = labelNamespace(ns);
     Widgets.create(client, ns.name(), "plain").apply();
     Map<String, Object> settings = new LinkedHashMap<>();
-    settings.put("propagation", "Synchronous");
+    settings.put("propagation", SYNCHRONOUS);
     settings.put(field, badValue);
 
     String policy = createPolicy(selector, settings);
@@ -155,8 +152,7 @@ class PolicyIT {
     assertStaysWithoutFinalizer(ns, "plain");
 
     // the operator keeps working: still alive and healthy, and it opts an annotated object in
-    Widgets.create(client, ns.name(), "annotated").annotate(PROPAGATION, "Synchronous").apply();
-    Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "annotated").get());
+    Widgets.create(client, ns.name(), "annotated").synchronous().applyAndAwaitFinalizer();
     OperatorProcess operator = SharedOperator.get();
     assertTrue(operator.isAlive(), "the operator process is alive");
     assertEquals(200, operator.get("/healthz").statusCode());
@@ -166,10 +162,10 @@ class PolicyIT {
   @Test
   void deletingThePolicyRemovesTheFinalizerFromTheObjectsItHadOptedIn(TestNamespace ns) {
     String selector = labelNamespace(ns);
-    String policy = createPolicy(selector, Map.of("propagation", "Synchronous"));
+    String policy = createPolicy(selector, Map.of("propagation", SYNCHRONOUS));
     Widgets.create(client, ns.name(), "one").apply();
     Widgets.create(client, ns.name(), "two").apply();
-    Widgets.create(client, ns.name(), "annotated").annotate(PROPAGATION, "Synchronous").apply();
+    Widgets.create(client, ns.name(), "annotated").synchronous().apply();
     awaitFinalizer(ns, "one", true);
     awaitFinalizer(ns, "two", true);
     awaitFinalizer(ns, "annotated", true);
@@ -179,8 +175,8 @@ class PolicyIT {
     awaitFinalizer(ns, "one", false);
     awaitFinalizer(ns, "two", false);
     // an object opted in by its own annotation keeps it: only the policy's objects are let go
-    assertTrue(Finalizers.has(Widgets.widget(client, ns.name(), "annotated").get(), Finalizers.SYNCGC),
-        "the annotated Widget keeps the finalizer");
+    assertTrue(ObjectAwaits.hasFinalizer(Widgets.widget(client, ns.name(), "annotated").get(),
+        FINALIZER), "the annotated Widget keeps the finalizer");
   }
 
   // --- helpers
@@ -188,8 +184,7 @@ class PolicyIT {
   /** Labels the namespace {@value #NAMESPACE_LABEL}=<random> and returns the label's value. */
   private String labelNamespace(TestNamespace ns) {
     String value = Namespaces.randomSuffix(10);
-    client.namespaces().withName(ns.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
-        "{\"metadata\":{\"labels\":{\"" + NAMESPACE_LABEL + "\":\"" + value + "\"}}}");
+    MetadataPatches.label(client.namespaces().withName(ns.name()), NAMESPACE_LABEL, value);
     return value;
   }
 
@@ -210,7 +205,7 @@ class PolicyIT {
   }
 
   private GenericKubernetesResource awaitFinalizer(TestNamespace ns, String name, boolean present) {
-    return Finalizers.await(() -> Widgets.widget(client, ns.name(), name).get(), Finalizers.SYNCGC,
+    return ObjectAwaits.awaitFinalizer(() -> Widgets.widget(client, ns.name(), name).get(), FINALIZER,
         present, POLICY_DEADLINE);
   }
 
@@ -222,7 +217,7 @@ class PolicyIT {
           .until(() -> {
             GenericKubernetesResource w = Widgets.widget(client, ns.name(), name).get();
             last.set(w);
-            return w != null && !Finalizers.has(w, Finalizers.SYNCGC);
+            return w != null && !ObjectAwaits.hasFinalizer(w, FINALIZER);
           });
     } catch (RuntimeException e) {
       throw new AssertionError(name + " got the syncgc finalizer (or vanished): "

@@ -1,12 +1,10 @@
 package dev.syncgc.e2e;
 
 import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
-import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.DeletionWatch;
+import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -18,7 +16,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,17 +24,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * owner's deletion, which the collector may not have seen yet when the owner's deletion is handled,
  * must still be deleted before the owner.
  */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class RaceIT {
   private static final int ROUNDS = 50;
   private static final Duration ROUND_DEADLINE = Duration.ofSeconds(30);
 
   private final KubernetesClient client = TestCluster.get().client();
-
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
 
   /**
    * Half of the dependents are Widgets (same kind as the owner: one watch orders them), half are
@@ -48,10 +40,11 @@ class RaceIT {
   @Test
   void dependentCreatedJustBeforeOwnerDeletionIsAlwaysDeletedBeforeTheOwner(TestNamespace ns) {
     List<String> violations = new ArrayList<>();
-    try (DeletionWatch deletions = DeletionWatch.widgets(client, ns.name()).add("v1", "ConfigMap")) {
+    try (DeletionOrder deletions = DeletionOrder.widgets(client, ns.name())
+        .watch(client.configMaps().inNamespace(ns.name()))) {
       for (int round = 0; round < ROUNDS; round++) {
         GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner-" + round)
-            .annotate(PROPAGATION, SYNCHRONOUS).finalizer(FINALIZER).apply();
+            .synchronous().finalizer(FINALIZER).apply();
         HasMetadata dependent = round % 2 == 0
             ? Widgets.create(client, ns.name(), "dependent-" + round).ownedBy(owner).apply()
             : client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder()
@@ -60,8 +53,8 @@ class RaceIT {
                 .addToData("round", String.valueOf(round)).build()).create();
         Widgets.widget(client, ns.name(), owner.getMetadata().getName()).delete();
 
-        long ownerGone = deletions.awaitDeleted(owner, ROUND_DEADLINE).resourceVersion();
-        DeletionWatch.Deletion dependentGone = deletions.awaitDeleted(dependent, ROUND_DEADLINE);
+        long ownerGone = deletions.awaitDeleted(ROUND_DEADLINE, owner).resourceVersion();
+        DeletionOrder.Deletion dependentGone = deletions.awaitDeleted(ROUND_DEADLINE, dependent);
         if (dependentGone.resourceVersion() >= ownerGone) {
           violations.add("round " + round + " (" + dependent.getKind() + "): owner deleted at "
               + ownerGone + ", dependent at " + dependentGone.resourceVersion());
@@ -70,7 +63,7 @@ class RaceIT {
       assertTrue(deletions.problems().isEmpty(), deletions.problems().toString());
       assertEquals(List.of(), violations, "dependent deleted before its owner in every round");
       // within one kind the watch order must agree with the revisions
-      List<DeletionWatch.Deletion> widgets = deletions.deletions().stream()
+      List<DeletionOrder.Deletion> widgets = deletions.arrivals().stream()
           .filter(d -> d.kind().equals("Widget")).toList();
       for (int i = 1; i < widgets.size(); i++) {
         assertTrue(widgets.get(i - 1).resourceVersion() < widgets.get(i).resourceVersion(),

@@ -1,14 +1,12 @@
 package dev.syncgc.e2e;
 
-import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.DeletionWatch;
+import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -44,10 +42,9 @@ class RestartIT {
     // low QPS so that the cascade of ~300 DELETEs lasts several seconds
     OperatorProcess operator = OperatorProcess.startReady("restart", "--kube-api-qps", "20",
         "--kube-api-burst", "20");
-    try (DeletionWatch deletions = DeletionWatch.widgets(client, ns.name())) {
+    try (DeletionOrder deletions = DeletionOrder.widgets(client, ns.name())) {
       GenericKubernetesResource root = Widgets.create(client, ns.name(), "root")
-          .annotate(PROPAGATION, SYNCHRONOUS).annotate(TIMEOUT, "10m").apply();
-      ObjectAwaits.awaitSyncgcFinalizer(client, root);
+          .synchronous().annotate(TIMEOUT, "10m").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
       List<GenericKubernetesResource> tree = new ArrayList<>(List.of(root));
       List<GenericKubernetesResource> leaves = new ArrayList<>();
       for (int m = 0; m < MIDS; m++) {
@@ -80,10 +77,9 @@ class RestartIT {
       operator.start();
       operator.awaitReady();
 
-      deletions.awaitDeleted(tree, FINISH_DEADLINE);
+      deletions.awaitDeleted(FINISH_DEADLINE, tree);
       assertTrue(deletions.problems().isEmpty(), deletions.problems().toString());
-      List<String> order = deletions.deletions().stream().map(DeletionWatch.Deletion::name)
-          .collect(Collectors.toList());
+      List<String> order = deletions.names();
       assertEquals("root", order.get(order.size() - 1), "root deleted last");
       Map<String, Integer> position = new HashMap<>();
       for (int i = 0; i < order.size(); i++) {

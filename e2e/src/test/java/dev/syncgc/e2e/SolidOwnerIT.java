@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.Finalizers;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
@@ -23,28 +22,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A dependent that another, solid owner keeps is not deleted with the owner being deleted. */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class SolidOwnerIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void dependentWithSecondSolidOwnerSurvivesWithOnlyDeletedOwnersReferenceRemovedBeforeOwnerIsGone(
       TestNamespace ns) {
-    Widgets.create(client, ns.name(), "deleted-owner")
-        .annotate("syncgc.dev/propagation", "Synchronous").apply();
     GenericKubernetesResource deletedOwner =
-        Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), "deleted-owner").get());
+        Widgets.create(client, ns.name(), "deleted-owner").synchronous().applyAndAwaitFinalizer();
     GenericKubernetesResource solidOwner = Widgets.create(client, ns.name(), "solid-owner").apply();
     OwnerReference toSolid = Widgets.ownerReference(solidOwner, true, false);
     GenericKubernetesResource dependent = Widgets.create(client, ns.name(), "dependent")

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.Events;
-import dev.syncgc.e2e.support.Finalizers;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
@@ -22,29 +21,23 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** An owner annotated Synchronous disappears only after its whole tree, leaves first. */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class SynchronousDeletionIT {
-  static final String PROPAGATION = "syncgc.dev/propagation";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final Duration FAN_OUT_DEADLINE = Duration.ofSeconds(120);
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void dependentIsDeletedBeforeItsOwner(TestNamespace ns) {
-    GenericKubernetesResource owner = synchronousOwner(ns, "owner");
+    GenericKubernetesResource owner =
+        Widgets.create(client, ns.name(), "owner").synchronous().applyAndAwaitFinalizer();
     Widgets.create(client, ns.name(), "dependent").ownedBy(owner).apply();
 
-    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
       Widgets.widget(client, ns.name(), "owner").delete();
 
       order.awaitDeleted(DEADLINE, "owner", "dependent");
@@ -57,11 +50,12 @@ class SynchronousDeletionIT {
 
   @Test
   void chainOfThreeLevelsIsDeletedLeafThenMidThenRoot(TestNamespace ns) {
-    GenericKubernetesResource root = synchronousOwner(ns, "root");
+    GenericKubernetesResource root =
+        Widgets.create(client, ns.name(), "root").synchronous().applyAndAwaitFinalizer();
     GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid").ownedBy(root).apply();
     Widgets.create(client, ns.name(), "leaf").ownedBy(mid).apply();
 
-    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
       Widgets.widget(client, ns.name(), "root").delete();
 
       order.awaitDeleted(DEADLINE, "root", "mid", "leaf");
@@ -74,7 +68,8 @@ class SynchronousDeletionIT {
   void fanOutOfFiveHundredDependentsIsDeletedBeforeOwnerWithCompletedEvent(TestNamespace ns)
       throws Exception {
     int count = 500;
-    GenericKubernetesResource owner = synchronousOwner(ns, "owner");
+    GenericKubernetesResource owner =
+        Widgets.create(client, ns.name(), "owner").synchronous().applyAndAwaitFinalizer();
     List<String> dependents = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       dependents.add(String.format("dependent-%03d", i));
@@ -83,7 +78,7 @@ class SynchronousDeletionIT {
     await("all " + count + " dependents listed").atMost(DEADLINE).until(() ->
         TestCrds.widgets(client).inNamespace(ns.name()).list().getItems().size() == count + 1);
 
-    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
       Widgets.widget(client, ns.name(), "owner").delete();
 
       List<String> all = new ArrayList<>(dependents);
@@ -96,25 +91,25 @@ class SynchronousDeletionIT {
     }
     assertTrue(TestCrds.widgets(client).inNamespace(ns.name()).list().getItems().isEmpty(),
         "no Widget left");
-    Event completed = Events.await(client, ns.name(), owner.getMetadata().getUid(),
-        "SynchronousDeletionCompleted");
+    Event completed = Events.await(client, owner, "SynchronousDeletionCompleted");
     assertEquals("Normal", completed.getType());
   }
 
   @Test
   void diamondIsDeletedBottomUpOnceWithoutDependencyCycleEvent(TestNamespace ns) {
     // a owns b and c; b and c both own d
-    GenericKubernetesResource a = synchronousOwner(ns, "a");
+    GenericKubernetesResource a =
+        Widgets.create(client, ns.name(), "a").synchronous().applyAndAwaitFinalizer();
     GenericKubernetesResource b = Widgets.create(client, ns.name(), "b").ownedBy(a).apply();
     GenericKubernetesResource c = Widgets.create(client, ns.name(), "c").ownedBy(a).apply();
     GenericKubernetesResource d = Widgets.create(client, ns.name(), "d").ownedBy(b).ownedBy(c).apply();
 
-    try (DeletionOrder order = DeletionOrder.of(TestCrds.widgets(client).inNamespace(ns.name()))) {
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
       Widgets.widget(client, ns.name(), "a").delete();
 
       order.awaitDeleted(DEADLINE, "a", "b", "c", "d");
       // the final SynchronousDeletionCompleted Event comes after any DependencyCycle Event
-      Events.await(client, ns.name(), a.getMetadata().getUid(), "SynchronousDeletionCompleted");
+      Events.await(client, a, "SynchronousDeletionCompleted");
       order.checkWatches();
 
       assertEquals(1, order.count("d"), "d deleted once: " + order.deletions());
@@ -130,12 +125,6 @@ class SynchronousDeletionIT {
         "no Widget left");
     List<Event> cycles = Events.withReason(client, ns.name(), "DependencyCycle");
     assertTrue(cycles.isEmpty(), "a diamond is not a cycle, but:\n" + Events.describe(cycles));
-  }
-
-  /** Creates a Widget annotated Synchronous and waits for the syncgc finalizer on it. */
-  private GenericKubernetesResource synchronousOwner(TestNamespace ns, String name) {
-    Widgets.create(client, ns.name(), name).annotate(PROPAGATION, "Synchronous").apply();
-    return Finalizers.awaitSyncgc(() -> Widgets.widget(client, ns.name(), name).get());
   }
 
   private void createAll(TestNamespace ns, GenericKubernetesResource owner, List<String> names)

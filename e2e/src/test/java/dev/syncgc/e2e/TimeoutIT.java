@@ -1,14 +1,13 @@
 package dev.syncgc.e2e;
 
-import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.DeletionWatch;
+import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Events;
+import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.ObjectAwaits;
-import dev.syncgc.e2e.support.ObjectEventLog;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -17,34 +16,27 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Every synchronous deletion has a deadline: a block that can never clear is broken when it passes. */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class TimeoutIT {
   private static final String NEVER = "example.com/never";
 
   private final KubernetesClient client = TestCluster.get().client();
 
-  @BeforeAll
-  static void operator() {
-    SharedOperator.get();
-  }
-
   @Test
   void ownerBlockedForeverIsReleasedAtItsTimeoutWithEventNamingTheBlockerAndWhy(TestNamespace ns) {
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
-        .annotate(PROPAGATION, SYNCHRONOUS).annotate(TIMEOUT, "10s").apply();
-    ObjectAwaits.awaitSyncgcFinalizer(client, owner);
+        .synchronous().annotate(TIMEOUT, "10s").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource blocker = Widgets.create(client, ns.name(), "blocker").ownedBy(owner)
         .finalizer(NEVER).apply();
-    try (DeletionWatch deletions = DeletionWatch.widgets(client, ns.name())) {
+    try (DeletionOrder deletions = DeletionOrder.widgets(client, ns.name())) {
       Instant deleteSent = Instant.now();
       Widgets.widget(client, ns.name(), "owner").delete();
 
-      Instant ownerGone = deletions.awaitDeleted(owner, Duration.ofSeconds(60)).receivedAt();
+      Instant ownerGone = deletions.awaitDeleted(Duration.ofSeconds(60), owner).receivedAt();
 
       Duration took = Duration.between(deleteSent, ownerGone);
       assertTrue(took.compareTo(Duration.ofSeconds(8)) >= 0,
@@ -53,10 +45,10 @@ class TimeoutIT {
           "owner released soon after its 10 s timeout, not " + took);
       GenericKubernetesResource left = ObjectAwaits.current(client, blocker);
       assertNotNull(left, "the blocker is still there, held by " + NEVER);
-      ObjectEventLog.awaitContaining(client, owner, "Warning", "SynchronousDeletionTimedOut",
+      Events.awaitContaining(client, owner, "Warning", "SynchronousDeletionTimedOut",
           "Widget/" + ns.name() + "/blocker", NEVER);
     } finally {
-      ObjectAwaits.removeFinalizer(client, blocker, NEVER);
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "blocker"), NEVER);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.syncgc.e2e.support;
 
+import dev.syncgc.e2e.support.ProcessRunner.Result;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.File;
@@ -8,18 +9,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Runs the {@code helm} binary on the chart in {@code helm/syncgc}, without any cluster: {@code lint}
- * and {@code template}. Finds helm in {@code HELM} (system property or environment), on {@code PATH},
- * or in {@code $SYNCGC_CACHE/tools} (default {@code ~/.cache/syncgc/tools}, where
- * {@code e2e/cluster.sh build} links it).
+ * Runs the {@code helm} binary (through {@link ProcessRunner}) on the chart in {@code helm/syncgc},
+ * without any cluster: {@code lint} and {@code template}. Finds helm in {@code HELM} (system property
+ * or environment), on {@code PATH}, or in {@code $SYNCGC_CACHE/tools} (default
+ * {@code ~/.cache/syncgc/tools}, where {@code e2e/cluster.sh build} links it).
  */
 public final class Helm {
   /** Any version the chart's kubeVersion accepts; {@code helm template} would assume 1.20 otherwise. */
@@ -29,18 +31,7 @@ public final class Helm {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final Pattern DOCUMENT_SEPARATOR = Pattern.compile("(?m)^---\\s*$");
-  private static final long DEADLINE_SECONDS = 120;
-
-  /** What a helm command printed and how it ended. */
-  public record Result(int exitCode, String stdout, String stderr) {
-    public boolean ok() {
-      return exitCode == 0;
-    }
-
-    public String describe() {
-      return "exit code " + exitCode + "\n--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
-    }
-  }
+  private static final Duration DEADLINE = Duration.ofSeconds(120);
 
   private final String binary;
   private final Path chart;
@@ -148,31 +139,7 @@ public final class Helm {
     List<String> command = new ArrayList<>();
     command.add(binary);
     command.addAll(args);
-    try {
-      Path out = Files.createTempFile("helm-out-", ".txt");
-      Path err = Files.createTempFile("helm-err-", ".txt");
-      try {
-        Process p = new ProcessBuilder(command)
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .start();
-        if (!p.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-          throw new AssertionError(String.join(" ", command) + " did not finish in " + DEADLINE_SECONDS + " s");
-        }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-            Files.readString(err, StandardCharsets.UTF_8));
-      } finally {
-        Files.deleteIfExists(out);
-        Files.deleteIfExists(err);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return ProcessRunner.run(command, Map.of(), DEADLINE);
   }
 
   private static String locate() {

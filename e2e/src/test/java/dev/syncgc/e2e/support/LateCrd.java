@@ -129,7 +129,7 @@ public final class LateCrd implements AutoCloseable {
     } catch (RuntimeException stuck) {
       for (GenericKubernetesResource g : gadgets().inAnyNamespace().list().getItems()) {
         MetadataPatches.removeFinalizer(
-            gadget(g.getMetadata().getNamespace(), g.getMetadata().getName()), Finalizers.SYNCGC);
+            gadget(g.getMetadata().getNamespace(), g.getMetadata().getName()), SpecNames.FINALIZER);
       }
       await("CRD " + crdName() + " gone").atMost(DEADLINE)
           .until(() -> crds.withName(crdName()).get() == null);

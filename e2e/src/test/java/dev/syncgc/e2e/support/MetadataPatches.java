@@ -10,7 +10,10 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.List;
 
-/** Patches of annotations and finalizers that, like a careful controller, drop no concurrent change. */
+/**
+ * Patches of labels, annotations and finalizers that, like a careful controller, drop no concurrent
+ * change.
+ */
 public final class MetadataPatches {
   private MetadataPatches() {}
 
@@ -18,6 +21,12 @@ public final class MetadataPatches {
   public static void annotate(Resource<? extends HasMetadata> object, String key, String value) {
     object.patch(PatchContext.of(PatchType.JSON_MERGE),
         "{\"metadata\":{\"annotations\":{" + quote(key) + ":" + quote(value) + "}}}");
+  }
+
+  /** Sets a label (JSON merge patch: touches nothing else). */
+  public static void label(Resource<? extends HasMetadata> object, String key, String value) {
+    object.patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"labels\":{" + quote(key) + ":" + quote(value) + "}}}");
   }
 
   /** Removes an annotation (JSON merge patch with null). */

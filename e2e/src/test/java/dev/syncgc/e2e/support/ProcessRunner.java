@@ -13,17 +13,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a command-line tool of the test cluster ({@code kubectl}, {@code helm}) as a separate process
- * with {@code KUBECONFIG} pointing at {@link TestCluster#kubeconfig()}. Output (stdout and stderr)
- * is kept in {@code e2e/target/process-logs/} and returned.
+ * Runs a command-line tool ({@code kubectl}, {@code helm}, a script) as a separate process, with no
+ * standard input. Its standard output and error are kept apart, in
+ * {@code e2e/target/process-logs/<tool>-*.out} and {@code .err}, and returned.
  */
 public final class ProcessRunner {
   private ProcessRunner() {}
 
   /** The outcome of one run. */
-  public record Result(List<String> command, int exitCode, String output, Duration took) {
+  public record Result(List<String> command, int exitCode, String stdout, String stderr, Duration took) {
     public boolean ok() {
       return exitCode == 0;
+    }
+
+    /** Standard output, then standard error. */
+    public String output() {
+      return stdout + stderr;
     }
 
     /** Fails with the command and its output unless it exited with 0. */
@@ -36,21 +41,25 @@ public final class ProcessRunner {
 
     public String describe() {
       return String.join(" ", command) + " exited with " + exitCode + " after " + took.toMillis()
-          + " ms:\n" + output;
+          + " ms\n--- stdout\n" + stdout + "\n--- stderr\n" + stderr;
     }
   }
 
-  /** {@code kubectl args...}; fails if it does not exit within {@code deadline}. */
+  /**
+   * {@code kubectl args...} against the test cluster ({@code KUBECONFIG} is
+   * {@link TestCluster#kubeconfig()}); fails if it does not exit within {@code deadline}.
+   */
   public static Result kubectl(Duration deadline, String... args) {
     List<String> command = new ArrayList<>();
     command.add(TestCluster.get().kubectl());
     command.addAll(List.of(args));
-    return run(command, Map.of(), deadline);
+    return run(command, Map.of("KUBECONFIG", TestCluster.get().kubeconfig().toString()), deadline);
   }
 
   /**
-   * {@code helm args...} with {@code --kubeconfig} and its own cache, config and data directories
-   * under {@code home}, so that it shares nothing with other users of the machine.
+   * {@code helm args...} against the test cluster, with {@code --kubeconfig} and its own cache,
+   * config and data directories under {@code home}, so that it shares nothing with other users of
+   * the machine.
    */
   public static Result helm(Path home, Duration deadline, String... args) {
     List<String> command = new ArrayList<>();
@@ -59,33 +68,38 @@ public final class ProcessRunner {
     command.add("--kubeconfig");
     command.add(TestCluster.get().kubeconfig().toString());
     return run(command, Map.of(
+        "KUBECONFIG", TestCluster.get().kubeconfig().toString(),
         "HELM_CACHE_HOME", home.resolve("cache").toString(),
         "HELM_CONFIG_HOME", home.resolve("config").toString(),
         "HELM_DATA_HOME", home.resolve("data").toString()), deadline);
   }
 
-  /** Runs {@code command} with KUBECONFIG set (plus {@code env}); kills it after {@code deadline}. */
+  /**
+   * Runs {@code command} in this JVM's environment plus {@code env}; kills it and fails if it does
+   * not exit within {@code deadline}.
+   */
   public static Result run(List<String> command, Map<String, String> env, Duration deadline) {
     long started = System.nanoTime();
     try {
       Path logs = TestCluster.targetDir().resolve("process-logs");
       Files.createDirectories(logs);
       String tool = Path.of(command.get(0)).getFileName().toString();
-      Path out = Files.createTempFile(logs, tool + "-", ".log");
+      Path out = Files.createTempFile(logs, tool + "-", ".out");
+      Path err = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.out$", ".err"));
       ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectErrorStream(true)
           .redirectOutput(out.toFile())
+          .redirectError(err.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-      builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
       builder.environment().putAll(env);
       Process process = builder.start();
       if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly().waitFor();
         throw new AssertionError(String.join(" ", command) + " did not finish within " + deadline
-            + ":\n" + Files.readString(out, StandardCharsets.UTF_8));
+            + "\n--- stdout\n" + Files.readString(out, StandardCharsets.UTF_8)
+            + "\n--- stderr\n" + Files.readString(err, StandardCharsets.UTF_8));
       }
-      String output = Files.readString(out, StandardCharsets.UTF_8);
-      return new Result(List.copyOf(command), process.exitValue(), output,
+      return new Result(List.copyOf(command), process.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8),
           Duration.ofNanos(System.nanoTime() - started));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

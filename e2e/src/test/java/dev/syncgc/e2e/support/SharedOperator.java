@@ -1,7 +1,11 @@
 package dev.syncgc.e2e.support;
 
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 /**
  * The one operator most tests share: started on first use and left running for the whole test JVM.
+ * A test class that needs it running is annotated {@code @ExtendWith(SharedOperator.Extension.class)}.
  * A test that needs the operator to itself (to kill it, or to run it with other flags) calls
  * {@link #pause()} first and {@link #resume()} after, so that two operators never act at once.
  */
@@ -30,5 +34,13 @@ public final class SharedOperator {
 
   public static synchronized void resume() {
     get();
+  }
+
+  /** Gets the shared operator running (and ready) before the first test of the class. */
+  public static final class Extension implements BeforeAllCallback {
+    @Override
+    public void beforeAll(ExtensionContext context) {
+      get();
+    }
   }
 }

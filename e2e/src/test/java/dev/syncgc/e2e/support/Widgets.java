@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +18,9 @@ import java.util.Map;
 
 /**
  * Creates test objects of the {@link TestCrds} kinds, e.g.
- * {@code Widgets.create(client, ns, "b").ownedBy(a).annotate(k, v).finalizer(f).apply()}.
- * Installs the CRDs on first use.
+ * {@code Widgets.create(client, ns, "b").ownedBy(a).annotate(k, v).finalizer(f).apply()}, or
+ * {@code Widgets.create(client, ns, "a").synchronous().applyAndAwaitFinalizer()} for an owner the
+ * operator has taken in. Installs the CRDs on first use.
  */
 public final class Widgets {
   private Widgets() {}
@@ -112,6 +114,11 @@ public final class Widgets {
       return this;
     }
 
+    /** Opts the object in: {@code syncgc.dev/propagation: Synchronous}. */
+    public Builder synchronous() {
+      return annotate(SpecNames.PROPAGATION, SpecNames.SYNCHRONOUS);
+    }
+
     public Builder finalizer(String finalizer) {
       finalizers.add(finalizer);
       return this;
@@ -156,11 +163,28 @@ public final class Widgets {
     /** Creates the object (it must not exist yet) and returns it as stored, with its uid. */
     public GenericKubernetesResource apply() {
       TestCrds.install(client);
+      return objects().resource(build()).create();
+    }
+
+    /**
+     * Creates the object and waits (up to {@link ObjectAwaits#FINALIZER_DEADLINE}) until the
+     * operator has put its finalizer on it; returns it as stored then.
+     */
+    public GenericKubernetesResource applyAndAwaitFinalizer() {
+      return applyAndAwaitFinalizer(ObjectAwaits.FINALIZER_DEADLINE);
+    }
+
+    /** Creates the object and waits until the operator has put its finalizer on it. */
+    public GenericKubernetesResource applyAndAwaitFinalizer(Duration deadline) {
+      apply();
+      return ObjectAwaits.awaitFinalizer(() -> objects().withName(name).get(), SpecNames.FINALIZER,
+          true, deadline);
+    }
+
+    private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
+        Resource<GenericKubernetesResource>> objects() {
       var resources = client.genericKubernetesResources(kind);
-      NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-          Resource<GenericKubernetesResource>> target =
-              namespace == null ? resources : resources.inNamespace(namespace);
-      return target.resource(build()).create();
+      return namespace == null ? resources : resources.inNamespace(namespace);
     }
   }
 }
