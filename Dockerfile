@@ -4,6 +4,7 @@ WORKDIR /src
 COPY pom.xml .
 COPY operator/pom.xml operator/
 COPY e2e/pom.xml e2e/
+COPY bench/pom.xml bench/
 RUN mvn -B -q -pl operator -am dependency:go-offline
 COPY operator/src operator/src
 RUN mvn -B -q -pl operator -am package -DskipTests

@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean
+.PHONY: help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -38,6 +38,25 @@ crds: ## regenerate crds/ and the chart's copy from the Java classes
 	$(MVN) -q -pl operator process-classes
 	cp operator/target/classes/META-INF/fabric8/*.yml crds/
 	cp operator/target/classes/META-INF/fabric8/*.yml helm/syncgc/crds/
+
+BENCH_ARGS ?=
+BENCH_JAR := bench/target/syncgc-bench.jar
+
+bench: bench-jars ## benchmark against the built-in foreground deletion and the floor (flags: BENCH_ARGS="--help")
+	e2e/cluster.sh up >/dev/null
+	eval "$$(e2e/cluster.sh env)" && java -jar $(BENCH_JAR) compare $(BENCH_ARGS)
+	$(MAKE) --no-print-directory bench-plot
+
+bench-scale: bench-jars ## 100,000 tracked objects: heap per object, graph rebuild, latency (BENCH_ARGS)
+	e2e/cluster.sh up >/dev/null
+	eval "$$(e2e/cluster.sh env)" && java -jar $(BENCH_JAR) scale $(BENCH_ARGS)
+
+bench-jars:
+	$(MVN) -q -pl operator,bench -am package -DskipTests
+
+bench-plot: ## draw docs/benchmarks.png from docs/benchmarks.csv
+	python3 -c 'import matplotlib' 2>/dev/null || pip install --quiet matplotlib
+	python3 bench/plot.py docs/benchmarks.csv docs/benchmarks.png
 
 clean:
 	$(MVN) -q clean

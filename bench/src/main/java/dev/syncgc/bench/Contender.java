@@ -1,0 +1,54 @@
+package dev.syncgc.bench;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** One way of deleting a tree; each run is measured from the first DELETE until the root is gone. */
+interface Contender {
+  List<String> IDS = List.of("syncgc", "foreground", "foreground-qps", "floor");
+
+  /** What a run gives: seconds, and for syncgc its API requests and heap; NaN where not measured. */
+  record Measurement(double seconds, double apiRequests, String requestsByVerb, double heapBytes, String outcome) {}
+
+  /** What a contender may use during a run. */
+  record Context(Cluster cluster, SyncgcProcess syncgc, Parallel deletePool, double qps, int burst,
+      Duration timeout) {}
+
+  String id();
+
+  String title(double qps, int burst);
+
+  /** The kube-controller-manager it runs against; DEFAULT for those that do not use it. */
+  default Kcm.Mode kcm() {
+    return Kcm.Mode.DEFAULT;
+  }
+
+  default boolean usesOperator() {
+    return false;
+  }
+
+  default Map<String, String> rootAnnotations() {
+    return Map.of();
+  }
+
+  /** Before the settle time: e.g. wait until syncgc has put its finalizer on the root. */
+  default void prepare(Context ctx, Tree tree, double graphBefore) throws InterruptedException {}
+
+  Measurement measure(Context ctx, Tree tree) throws InterruptedException;
+
+  static Contender of(String id) {
+    return switch (id) {
+      case "syncgc" -> new SyncgcContender();
+      case "foreground" -> new ForegroundContender(Kcm.Mode.DEFAULT);
+      case "foreground-qps" -> new ForegroundContender(Kcm.Mode.RAISED);
+      case "floor" -> new FloorContender();
+      default -> throw new IllegalArgumentException("unknown contender '" + id + "'; known: " + IDS);
+    };
+  }
+
+  /** Seconds from start until the root is gone, measured by a watch started before the first DELETE. */
+  static double secondsUntilGone(RootWatch watch, long startNanos, Duration timeout) throws InterruptedException {
+    return (watch.awaitGone(timeout) - startNanos) / 1e9;
+  }
+}

@@ -1,0 +1,248 @@
+package dev.syncgc.bench;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Many tracked objects: heap per object, graph rebuild at start-up, deletion latency under that load. */
+@Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Keeps many tracked objects and measures syncgc's heap per object, start-up and latency.")
+final class ScaleCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(ScaleCommand.class);
+  static final List<String> HEADER = List.of("figure", "repetition", "value");
+  private static final String RUN = "scale";
+  private static final String OWNER_LABEL = "bench.syncgc.dev/owner";
+
+  @Mixin Options opts;
+
+  @Option(names = "--objects", defaultValue = "100000",
+      description = "Tracked objects to create (default: ${DEFAULT-VALUE}).")
+  int objects;
+
+  @Option(names = "--namespaces", defaultValue = "10",
+      description = "Namespaces they are spread over (default: ${DEFAULT-VALUE}).")
+  int namespaces;
+
+  @Option(names = "--dependents", defaultValue = "9",
+      description = "Dependents per owner among them (default: ${DEFAULT-VALUE}).")
+  int dependents;
+
+  @Option(names = "--repetitions", defaultValue = "3",
+      description = "Operator start-ups measured (default: ${DEFAULT-VALUE}).")
+  int repetitions;
+
+  @Option(names = "--latency-samples", defaultValue = "5",
+      description = "Owner deletions timed under load (default: ${DEFAULT-VALUE}).")
+  int latencySamples;
+
+  @Option(names = "--latency-dependents", defaultValue = "3",
+      description = "Dependents of each such owner (default: ${DEFAULT-VALUE}).")
+  int latencyDependents;
+
+  @Option(names = "--keep", description = "Leave the objects in the cluster afterwards.")
+  boolean keep;
+
+  private final Csv csv = new Csv(HEADER);
+
+  @Override
+  public Integer call() throws Exception {
+    long begun = System.nanoTime();
+    try (Cluster cluster = Cluster.connect(opts.clusterScript);
+        Parallel pool = new Parallel(opts.createParallelism, "create");
+        SyncgcProcess syncgc = new SyncgcProcess(opts.operatorJar, cluster.kubeconfig,
+            opts.logs.resolve("operator-scale.log"))) {
+      Machine.describe(csv.meta, cluster);
+      csv.meta.put("load_start", Machine.load());
+      csv.meta.put("namespaces", Integer.toString(namespaces));
+      csv.meta.put("dependents", Integer.toString(dependents));
+      csv.meta.put("repetitions", Integer.toString(repetitions));
+      csv.meta.put("latency_dependents", Integer.toString(latencyDependents));
+      csv.meta.put("note", opts.note);
+      BenchCrd.install(cluster.client);
+      cluster.deleteNamespacesAndWait(RUN, 1800);
+
+      syncgc.start();
+      syncgc.awaitReady(Duration.ofMinutes(5));
+      Thread.sleep(3000);
+      double baseline = Math.min(syncgc.heapAfterGc(), syncgc.heapAfterGc());
+      add("baseline_heap_bytes", 0, baseline);
+      log.info("fresh operator, empty cluster: heap {} after full GC, {} objects in its graph", Fmt.mib(baseline),
+          Fmt.count(syncgc.graphObjects()));
+      syncgc.stop();
+
+      long t0 = System.nanoTime();
+      int created = create(cluster, pool);
+      double createSeconds = (System.nanoTime() - t0) / 1e9;
+      add("objects", 0, created);
+      add("create_seconds", 0, createSeconds);
+      log.info("created {} objects in {} ({} per second)", Fmt.count(created), Fmt.seconds(createSeconds),
+          Fmt.count(created / createSeconds));
+      Thread.sleep(5000);
+
+      String latencyNs = "syncgc-bench-scale-latency";
+      cluster.createNamespace(latencyNs, RUN);
+      for (int rep = 1; rep <= repetitions; rep++) {
+        syncgc.start();
+        Duration ready = syncgc.awaitReady(Duration.ofMinutes(15));
+        double[] built = syncgc.graphBuilt();
+        Thread.sleep(2000);
+        double heap = syncgc.heapAfterGc();
+        double graph = syncgc.graphObjects();
+        add("ready_seconds", rep, ready.toMillis() / 1000.0);
+        if (built != null) {
+          add("graph_build_seconds", rep, built[0]);
+        }
+        add("graph_objects", rep, graph);
+        add("heap_bytes", rep, heap);
+        add("heap_per_object_bytes", rep, (heap - baseline) / created);
+        log.info("start-up {}: ready after {}, graph built in {} (log), {} objects in the graph, heap {} after "
+            + "full GC: {} B per object", rep, Fmt.seconds(ready.toMillis() / 1000.0),
+            built == null ? "?" : Fmt.seconds(built[0]), Fmt.count(graph), Fmt.mib(heap),
+            Math.round((heap - baseline) / created));
+        if (rep == repetitions) {
+          for (int i = 1; i <= latencySamples; i++) {
+            double latency = latency(cluster, latencyNs, i);
+            add("latency_seconds", i, latency);
+            log.info("latency {}: owner's DELETE to first dependent marked or gone: {} ms", i,
+                Math.round(latency * 1000));
+          }
+        }
+        syncgc.stop();
+      }
+      csv.meta.put("load_end", Machine.load());
+      csv.meta.put("duration", Math.round((System.nanoTime() - begun) / 1e9) + " s");
+      csv.write(opts.scaleCsv);
+      Report.writeMarkdown(opts.docs, Csv.read(opts.csv), Csv.read(opts.scaleCsv));
+      log.info("wrote {} and {}", opts.scaleCsv, opts.docs);
+      if (!keep) {
+        cluster.deleteNamespacesAndWait(RUN, 1800);
+      }
+    }
+    return 0;
+  }
+
+  private void add(String figure, int repetition, double value) {
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("figure", figure);
+    row.put("repetition", repetition);
+    row.put("value", Fmt.plain(value, 6));
+    csv.add(row);
+  }
+
+  /** Owners first (all namespaces), then their dependents; returns how many objects were created. */
+  private int create(Cluster cluster, Parallel pool) {
+    int perNamespace = (int) Math.ceil(objects / (double) namespaces);
+    int ownersPerNamespace = (int) Math.ceil(perNamespace / (double) (dependents + 1));
+    List<String> nss = new ArrayList<>();
+    for (int n = 0; n < namespaces; n++) {
+      String ns = "syncgc-bench-scale-" + n;
+      cluster.createNamespace(ns, RUN);
+      nss.add(ns);
+    }
+    AtomicInteger done = new AtomicInteger();
+    int step = Math.max(1, objects / 10);
+    Runnable progress = () -> {
+      int d = done.incrementAndGet();
+      if (d % step == 0) {
+        log.info("created {} of {}", Fmt.count(d), Fmt.count(objects));
+      }
+    };
+    int owners = ownersPerNamespace * namespaces;
+    List<String> ownerUids = pool.map(owners, i -> {
+      String uid = cluster.api.create(BenchCrd.item(nss.get(i % namespaces), "o-" + i / namespaces, List.of(),
+          Map.of(), Map.of(), i));
+      progress.run();
+      return uid;
+    });
+    int remaining = objects - owners;
+    pool.map(Math.max(0, remaining), i -> {
+      int owner = (i / dependents) % owners; // owner index: namespace owner % namespaces, name o-(owner / namespaces)
+      String ns = nss.get(owner % namespaces);
+      String ownerName = "o-" + owner / namespaces;
+      cluster.api.create(BenchCrd.item(ns, "d-" + i, List.of(BenchCrd.owner(ownerName, ownerUids.get(owner))),
+          Map.of(), Map.of(), i));
+      progress.run();
+      return null;
+    });
+    return Math.max(objects, owners);
+  }
+
+  /** Seconds from an owner's DELETE until the first of its dependents is marked for deletion or gone. */
+  private double latency(Cluster cluster, String ns, int sample) throws InterruptedException {
+    String owner = "lat-" + sample;
+    var items = cluster.client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(ns);
+    String uid = cluster.api.create(BenchCrd.item(ns, owner, List.of(),
+        Map.of(BenchCrd.PROPAGATION, "Synchronous"), Map.of(), 0));
+    for (int k = 0; k < latencyDependents; k++) {
+      cluster.api.create(BenchCrd.item(ns, owner + "-" + k, List.of(BenchCrd.owner(owner, uid)), Map.of(),
+          Map.of(OWNER_LABEL, owner), k));
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (true) {
+      GenericKubernetesResource r = items.withName(owner).get();
+      if (r != null && r.getMetadata().getFinalizers().contains(BenchCrd.FINALIZER)) {
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("syncgc did not put its finalizer on " + ns + "/" + owner + " in 120 s");
+      }
+      Thread.sleep(50);
+    }
+    Thread.sleep(1000); // syncgc sees the dependents
+    CountDownLatch added = new CountDownLatch(latencyDependents);
+    CountDownLatch first = new CountDownLatch(1);
+    long[] firstNanos = new long[1];
+    Watch watch = items.withLabel(OWNER_LABEL, owner).watch(new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, GenericKubernetesResource r) {
+        long now = System.nanoTime();
+        boolean marked = action == Action.DELETED || r.getMetadata().getDeletionTimestamp() != null;
+        if (marked) {
+          synchronized (firstNanos) {
+            if (first.getCount() > 0) {
+              firstNanos[0] = now;
+              first.countDown();
+            }
+          }
+        } else if (action == Action.ADDED) {
+          added.countDown();
+        }
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {}
+    });
+    try {
+      if (!added.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("watch of the dependents of " + owner + " delivered nothing");
+      }
+      long start = System.nanoTime();
+      cluster.api.delete(ns, owner, uid, "Background");
+      if (!first.await(120, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("no dependent of " + owner + " deleted within 120 s");
+      }
+      double seconds = (firstNanos[0] - start) / 1e9;
+      while (items.withName(owner).get() != null && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(120)) {
+        Thread.sleep(100);
+      }
+      return seconds;
+    } finally {
+      watch.close();
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.syncgc.bench;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * syncgc, default settings: the root carries {@code syncgc.dev/propagation: Synchronous}; once the
+ * operator has put its finalizer on it and seen the whole tree, a plain DELETE (as kubectl sends).
+ */
+final class SyncgcContender implements Contender {
+  private static final Logger log = LoggerFactory.getLogger(SyncgcContender.class);
+  private static final int GRAPH_SLACK = 10;
+
+  @Override
+  public String id() {
+    return "syncgc";
+  }
+
+  @Override
+  public String title(double qps, int burst) {
+    return "syncgc";
+  }
+
+  @Override
+  public boolean usesOperator() {
+    return true;
+  }
+
+  @Override
+  public Map<String, String> rootAnnotations() {
+    return Map.of(BenchCrd.PROPAGATION, "Synchronous");
+  }
+
+  @Override
+  public void prepare(Context ctx, Tree tree, double graphBefore) throws InterruptedException {
+    var root = ctx.cluster().client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(tree.namespace())
+        .withName("root");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (true) {
+      GenericKubernetesResource r = root.get();
+      if (r != null && r.getMetadata().getFinalizers().contains(BenchCrd.FINALIZER)) {
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("syncgc did not put its finalizer on " + tree.namespace() + "/root in 120 s");
+      }
+      Thread.sleep(50);
+    }
+    // The operator's graph holds the whole tree (its watch may lag behind our creates). The graph also
+    // loses the ConfigMaps of earlier runs' namespaces while they are deleted: allow for a few.
+    long graphDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (ctx.syncgc().graphObjects() < graphBefore + tree.objects() - GRAPH_SLACK) {
+      if (System.nanoTime() > graphDeadline) {
+        log.warn("syncgc's graph has {} objects, expected at least {}; going on", ctx.syncgc().graphObjects(),
+            graphBefore + tree.objects() - GRAPH_SLACK);
+        break;
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  @Override
+  public Measurement measure(Context ctx, Tree tree) throws InterruptedException {
+    SyncgcProcess op = ctx.syncgc();
+    String before = op.metrics();
+    double seconds;
+    Tree.Node root = tree.root();
+    try (RootWatch watch = new RootWatch(ctx.cluster().client, tree.namespace(), root.name(), root.uid())) {
+      watch.awaitPresent();
+      long start = System.nanoTime();
+      ctx.cluster().api.delete(tree.namespace(), root.name(), root.uid(), "Background");
+      seconds = Contender.secondsUntilGone(watch, start, ctx.timeout());
+    }
+    Thread.sleep(1000); // requests that trail the release (Events) belong to this run
+    String after = op.metrics();
+    double requests = Prom.sum(after, "syncgc_api_requests_total", null)
+        - Prom.sum(before, "syncgc_api_requests_total", null);
+    Map<String, Double> verbsBefore = Prom.byLabel(before, "syncgc_api_requests_total", "verb");
+    Map<String, Double> verbs = new TreeMap<>(Prom.byLabel(after, "syncgc_api_requests_total", "verb"));
+    verbs.replaceAll((verb, n) -> n - verbsBefore.getOrDefault(verb, 0.0));
+    verbs.values().removeIf(n -> n == 0);
+    String byVerb = verbs.entrySet().stream().map(e -> e.getKey() + "=" + Math.round(e.getValue()))
+        .collect(Collectors.joining(";"));
+    double timedOut = Prom.sum(after, "syncgc_deletions_finished_total", "outcome=\"timed_out\"")
+        - Prom.sum(before, "syncgc_deletions_finished_total", "outcome=\"timed_out\"");
+    double heap = op.heapAfterGc();
+    return new Measurement(seconds, requests, byVerb, heap, timedOut > 0 ? "timed_out" : "ok");
+  }
+}
