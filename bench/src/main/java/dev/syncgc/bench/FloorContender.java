@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.kube.RateLimiter;
 import java.util.List;
 
 /**
@@ -23,7 +24,7 @@ final class FloorContender implements Contender {
   @Override
   public Measurement measure(Context ctx, Tree tree) throws InterruptedException {
     Tree.Node root = tree.root();
-    TokenBucket bucket = new TokenBucket(ctx.qps(), ctx.burst());
+    RateLimiter bucket = new RateLimiter(ctx.qps(), ctx.burst());
     Api api = ctx.cluster().api;
     try (RootWatch watch = new RootWatch(ctx.cluster().client, tree.namespace(), root.name(), root.uid())) {
       watch.awaitPresent();
