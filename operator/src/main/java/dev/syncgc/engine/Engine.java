@@ -146,6 +146,9 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
 
   /** A namespace's labels changed: policies may now decide otherwise for its objects. */
   public void namespaceChanged(String namespace) {
+    if (!policies.any()) {
+      return; // only policies' namespace selectors read namespace labels
+    }
     for (ObjectMetadata object : graph.snapshot()) {
       if (namespace.equals(object.ref().namespace())) {
         queue.add(object.uid());

@@ -29,6 +29,10 @@ final class PolicyStore implements PolicyReconciler.Policies {
     this.changed = changed;
   }
 
+  boolean any() {
+    return !current.get().policies().isEmpty();
+  }
+
   DeletionSettings settingsOf(ObjectMetadata object) {
     DeletionSettings own = DeletionSettings.fromAnnotations(object.annotations());
     return decide(object).map(p -> own.orElse(p.settings())).orElse(own);

@@ -21,7 +21,9 @@ public final class NamespaceLabels implements AutoCloseable {
     informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(Namespace ns) {
-        changed.accept(ns.getMetadata().getName());
+        if (ns.getMetadata().getLabels() != null && !ns.getMetadata().getLabels().isEmpty()) {
+          changed.accept(ns.getMetadata().getName()); // its objects may have been seen before it
+        }
       }
 
       @Override
