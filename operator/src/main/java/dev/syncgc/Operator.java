@@ -91,10 +91,7 @@ public final class Operator {
     List<CompletableFuture<Void>> initial = new ArrayList<>();
     initial.add(namespaces.start());
     for (String spec : config.builtinKinds()) {
-      int slash = spec.lastIndexOf('/');
-      String group = slash < 0 ? "" : spec.substring(0, slash);
-      String kind = spec.substring(slash + 1);
-      discovery.find(group, kind).ifPresentOrElse(k -> initial.add(engine.track(k)),
+      discovery.find(spec).ifPresentOrElse(k -> initial.add(engine.track(k)),
           () -> log.error("built-in kind {} is not served by the API server; not tracked", spec));
     }
     CrdKinds crds = new CrdKinds(client, engine::track, engine::untrack);

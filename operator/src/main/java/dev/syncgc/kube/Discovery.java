@@ -154,9 +154,11 @@ public final class Discovery {
     }
   }
 
-  /** The preferred version of a group/kind, such as "apps/Deployment" or "/ConfigMap". */
-  public Optional<TrackedKind> find(String group, String kind) {
-    return Optional.ofNullable(preferred.get(group + "/" + kind));
+  /** The preferred version of a kind named as the flags name it: "ConfigMap" or "apps/Deployment". */
+  public Optional<TrackedKind> find(String groupAndKind) {
+    int slash = groupAndKind.lastIndexOf('/');
+    String group = slash < 0 ? "" : groupAndKind.substring(0, slash);
+    return Optional.ofNullable(preferred.get(group + "/" + groupAndKind.substring(slash + 1)));
   }
 
   private boolean refreshAllowed() {

@@ -62,8 +62,7 @@ public final class FinalizerRelease {
   public Summary releaseAll(List<String> builtinKinds) {
     List<TrackedKind> kinds = new ArrayList<>();
     for (String spec : builtinKinds) {
-      int slash = spec.lastIndexOf('/');
-      discovery.find(slash < 0 ? "" : spec.substring(0, slash), spec.substring(slash + 1)).ifPresent(kinds::add);
+      discovery.find(spec).ifPresent(kinds::add);
     }
     for (var crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
       CrdKinds.kindOf(crd).ifPresent(kinds::add);
