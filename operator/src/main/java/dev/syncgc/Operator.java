@@ -162,6 +162,7 @@ public final class Operator {
         o.withLeaderElectionConfiguration(election.build());
       }
     });
+    PolicyReconciler.loadAll(client, engine.policies());
     josdk.register(new PolicyReconciler(engine.policies()));
     josdk.start();
     return josdk;

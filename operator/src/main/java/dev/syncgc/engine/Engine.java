@@ -40,6 +40,8 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private final ObjectInformers informers;
   private final MetadataReader reader;
   private final FreshnessBarrier barrier;
+  private final ParallelCalls calls;
+  private final StepExecutor executor;
   private final ObjectSync sync;
   private final int workerCount;
   private final List<Thread> workers = new ArrayList<>();
@@ -55,12 +57,15 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.informers = new ObjectInformers(client, settings.namespaces(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
     this.reader = new MetadataReader(discovery, informers::tracks);
-    this.barrier = new FreshnessBarrier(api, this::upserted);
-    StepExecutor executor = new StepExecutor(graph, api, events, metrics, informers, barrier, queue,
-        clock, settings.waitingEventInterval(), settings.recheckInterval(), PARALLEL_CALLS);
+    this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,
+        metrics::unseenFound, System::nanoTime);
+    DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
+        informers::refusedKinds);
+    this.calls = new ParallelCalls(PARALLEL_CALLS);
+    this.executor = new StepExecutor(graph, api, reporter, informers, queue, clock, settings.recheckInterval(), calls);
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
-    this.sync = new ObjectSync(graph, planner, executor, api, events, metrics, informers, discovery,
+    this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, informers, discovery,
         policies, clock);
     metrics.gauges(sync::inProgress, graph::size);
   }
@@ -78,10 +83,13 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   @Override
   public void upserted(TrackedKind kind, GenericKubernetesResource object) {
     ObjectMetadata meta = reader.read(kind, object);
+    if (meta.beingDeleted()) {
+      barrier.deletionSeen(meta.uid());
+      executor.deletionSeen(meta.uid());
+    }
     for (String owner : graph.upsert(meta)) {
       queue.add(owner);
     }
-    barrier.observed(kind, meta.resourceVersion());
     queue.add(meta.uid());
   }
 
@@ -91,7 +99,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
-    barrier.observed(kind, MetadataReader.parseVersion(object.getMetadata().getResourceVersion()));
+    barrier.forget(uid);
     sync.forget(uid);
   }
 
@@ -171,6 +179,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   @Override
   public void close() {
     queue.shutdown();
+    calls.close();
     informers.close();
   }
 }

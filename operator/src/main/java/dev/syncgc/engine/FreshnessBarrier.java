@@ -1,115 +1,176 @@
 package dev.syncgc.engine;
 
+import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes sure the graph is at least as fresh as an owner's deletion before the owner is released,
- * so that a dependent created just before the deletion, and not yet seen, is never missed (the
- * "unhandled case" of the Kubernetes synchronous-GC proposal).
+ * Makes sure the graph has seen every dependent of an owner that existed when the owner's deletion
+ * was seen, before anything is deleted or released for it (the "unhandled case" of the Kubernetes
+ * synchronous-GC proposal).
  *
- * <p>Watches of different kinds are not ordered with each other. A kind whose informer has already
- * delivered an event at or past the owner's resourceVersion is fresh enough. For any other kind, one
- * consistent LIST (in the owner's namespace) answers the question; its result is remembered, so a
- * whole wave of owners released together costs one LIST per quiet kind.
+ * <p>Watches of different kinds are not ordered with each other, and resourceVersions of different
+ * kinds are not comparable (Kubernetes orders them within one resource type only). So no watch
+ * position is trusted: the guarantee comes from order in time alone. A LIST of a kind is a
+ * consistent read served after it was sent; sent after the owner's deletion was seen, it shows every
+ * object of that kind created before the deletion and still there. Every listed object the graph
+ * does not know yet is fed to it, so one LIST answers for every owner whose deletion was seen before
+ * it was sent (a wave of owners costs one LIST per kind and namespace). Because the check covers
+ * whole namespaces, not only direct dependents, a grandchild that was not seen is found as well
+ * before its parent is deleted without a finalizer.
+ *
+ * <p>A LIST that fails (no permission, a conversion webhook down) leaves the kind unverified: the
+ * caller reports it as a blocker and nothing is deleted or released until it succeeds or the
+ * deadline passes; a failure is remembered for a few seconds, not retried on every sync.
  */
 final class FreshnessBarrier {
   private static final Logger log = LoggerFactory.getLogger(FreshnessBarrier.class);
+  static final Duration FAILURE_MEMORY = Duration.ofSeconds(5);
+
+  private record Failure(String reason, long untilNanos) {}
 
   private final KubeApi api;
-  private final Map<String, AtomicLong> watermarks = new ConcurrentHashMap<>();
-  private final Map<String, Long> verified = new ConcurrentHashMap<>();
-  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final Set<String> namespaces;
+  private final BiPredicate<String, Long> known;
   private final BiConsumer<TrackedKind, GenericKubernetesResource> feed;
+  private final IntConsumer found;
+  private final LongSupplier nanoTime;
+  private final Map<String, Long> deletionSeen = new ConcurrentHashMap<>();
+  private final Set<String> verified = ConcurrentHashMap.newKeySet();
+  private final Map<String, Long> listSentAt = new ConcurrentHashMap<>();
+  private final Map<String, Failure> failures = new ConcurrentHashMap<>();
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
-  /** @param feed where objects found by a LIST go: into the graph, as if watched */
-  FreshnessBarrier(KubeApi api, BiConsumer<TrackedKind, GenericKubernetesResource> feed) {
+  /**
+   * @param namespaces the watched namespaces, empty for all: nothing outside them is listed or fed
+   * @param known whether the graph knows an object (uid) at a resourceVersion or later, or saw it go
+   * @param feed where objects found by a LIST go: into the graph, as if watched
+   * @param found counts the objects fed (a metric)
+   */
+  FreshnessBarrier(KubeApi api, Set<String> namespaces, BiPredicate<String, Long> known,
+      BiConsumer<TrackedKind, GenericKubernetesResource> feed, IntConsumer found, LongSupplier nanoTime) {
     this.api = api;
+    this.namespaces = Set.copyOf(namespaces);
+    this.known = known;
     this.feed = feed;
+    this.found = found;
+    this.nanoTime = nanoTime;
   }
 
-  /** An informer of this kind delivered an event at this resourceVersion. */
-  void observed(TrackedKind kind, long resourceVersion) {
-    watermarks.computeIfAbsent(kind.groupKind(), k -> new AtomicLong())
-        .accumulateAndGet(resourceVersion, Math::max);
+  /** The graph saw this object being deleted (the first time counts). */
+  void deletionSeen(String uid) {
+    deletionSeen.putIfAbsent(uid, nanoTime.getAsLong());
+  }
+
+  /** The object is gone. */
+  void forget(String uid) {
+    deletionSeen.remove(uid);
+    verified.remove(uid);
   }
 
   /**
-   * Whether no dependent of {@code owner} exists that the graph has not seen.
+   * Checks, once per owner, that the graph has seen every object of these kinds that existed when
+   * the owner's deletion was seen, in the namespaces where its dependents may live.
    *
-   * @return false if one was found (it is now in the graph)
+   * @return what could not be checked; empty once the owner is verified
    */
-  boolean noUnseenDependents(ObjectMetadata owner, List<TrackedKind> kinds) {
+  List<Blocker> verify(ObjectMetadata owner, List<TrackedKind> kinds) {
+    if (verified.contains(owner.uid())) {
+      return List.of();
+    }
+    long seenAt = deletionSeen.computeIfAbsent(owner.uid(), k -> nanoTime.getAsLong());
+    List<Blocker> unverified = new ArrayList<>();
     for (TrackedKind kind : kinds) {
       if (owner.ref().namespaced() && !kind.namespaced()) {
         continue; // a cluster-scoped object cannot have a namespaced owner
       }
-      if (watermark(kind) >= owner.resourceVersion()) {
-        continue;
-      }
-      String namespace = owner.ref().namespaced() ? owner.ref().namespace() : null;
-      String key = kind.groupKind() + "@" + namespace;
-      if (verified.getOrDefault(key, 0L) >= owner.resourceVersion()) {
-        continue;
-      }
-      synchronized (locks.computeIfAbsent(key, k -> new Object())) {
-        if (verified.getOrDefault(key, 0L) >= owner.resourceVersion()) {
-          continue;
-        }
-        if (listFinds(kind, namespace, owner, key)) {
-          return false;
+      for (String namespace : scopes(owner, kind)) {
+        String reason = listedAfter(kind, namespace, seenAt);
+        if (reason != null) {
+          unverified.add(Blocker.unverified(reason));
         }
       }
     }
-    return true;
-  }
-
-  private boolean listFinds(TrackedKind kind, String namespace, ObjectMetadata owner, String key) {
-    boolean[] found = {false};
-    long listedAt;
-    try {
-      listedAt = api.listAll(kind, namespace, item -> {
-        if (names(item, owner.uid())) {
-          log.info("found unseen dependent kind={} name={} owner={}", kind, item.getMetadata().getName(),
-              owner.ref());
-          feed.accept(kind, item);
-          found[0] = true;
-        }
-      });
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 403 || e.getCode() == 404) {
-        // a kind syncgc may not list, or that went away, cannot hold dependents it could delete
-        log.warn("cannot verify kind={} code={}; treating it as holding no dependents", kind, e.getCode());
-        return false;
-      }
-      throw e;
+    if (unverified.isEmpty()) {
+      verified.add(owner.uid());
     }
-    verified.merge(key, listedAt, Math::max);
-    return found[0];
+    return unverified;
   }
 
-  private long watermark(TrackedKind kind) {
-    AtomicLong w = watermarks.get(kind.groupKind());
-    return w == null ? 0 : w.get();
-  }
-
-  private static boolean names(GenericKubernetesResource item, String ownerUid) {
-    for (OwnerReference ref : item.getMetadata().getOwnerReferences()) {
-      if (ownerUid.equals(ref.getUid())) {
-        return true;
-      }
+  /** Where dependents of {@code owner} of this kind may live, among the watched namespaces; null: all. */
+  private List<String> scopes(ObjectMetadata owner, TrackedKind kind) {
+    if (!kind.namespaced()) {
+      return Collections.singletonList(null);
     }
-    return false;
+    if (owner.ref().namespaced()) {
+      return List.of(owner.ref().namespace());
+    }
+    return namespaces.isEmpty() ? Collections.singletonList(null) : namespaces.stream().sorted().toList();
+  }
+
+  /** Makes sure a LIST of the kind was sent after {@code seenAt}; null when so, else why not. */
+  private String listedAfter(TrackedKind kind, String namespace, long seenAt) {
+    String key = kind.groupKind() + "@" + (namespace == null ? "" : namespace);
+    if (sentAfter(key, seenAt)) {
+      return null;
+    }
+    synchronized (locks.computeIfAbsent(key, k -> new Object())) {
+      if (sentAfter(key, seenAt)) {
+        return null; // another owner's LIST, sent while this one waited, answers for it too
+      }
+      Failure failure = failures.get(key);
+      if (failure != null && failure.untilNanos - nanoTime.getAsLong() > 0) {
+        return failure.reason;
+      }
+      long sentAt = nanoTime.getAsLong();
+      AtomicInteger fed = new AtomicInteger();
+      try {
+        api.listAll(kind, namespace, item -> {
+          var m = item.getMetadata();
+          if (!known.test(m.getUid(), MetadataReader.parseVersion(m.getResourceVersion()))) {
+            log.info("freshness check found an object the watch has not delivered yet kind={} namespace={}"
+                + " name={} uid={}", kind, m.getNamespace(), m.getName(), m.getUid());
+            feed.accept(kind, item);
+            fed.incrementAndGet();
+          }
+        });
+      } catch (KubernetesClientException e) {
+        String reason = "cannot list " + kind.kind() + (namespace == null ? "" : " in " + namespace)
+            + " to check for dependents not seen yet: "
+            + (e.getCode() == 403 ? "forbidden (grant list on it)" : "HTTP " + e.getCode() + " " + e.getMessage());
+        failures.put(key, new Failure(reason, nanoTime.getAsLong() + FAILURE_MEMORY.toNanos()));
+        log.warn("freshness check failed kind={} namespace={} reason=\"{}\"", kind, namespace, reason);
+        return reason;
+      }
+      failures.remove(key);
+      listSentAt.merge(key, sentAt, (a, b) -> b - a > 0 ? b : a);
+      if (fed.get() > 0) {
+        found.accept(fed.get());
+      }
+      return null;
+    }
+  }
+
+  private boolean sentAfter(String key, long seenAt) {
+    Long sent = listSentAt.get(key);
+    return sent != null && sent - seenAt > 0;
   }
 }

@@ -1,5 +1,6 @@
 package dev.syncgc.engine;
 
+import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.FinalizerChange;
 import dev.syncgc.core.deletion.Step;
@@ -18,8 +19,10 @@ import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.ObjectInformers;
 import dev.syncgc.metrics.SyncgcMetrics;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -35,6 +38,7 @@ final class ObjectSync {
   private final DependencyGraph graph;
   private final DeletionPlanner planner;
   private final StepExecutor executor;
+  private final FreshnessBarrier barrier;
   private final KubeApi api;
   private final EventRecorder events;
   private final SyncgcMetrics metrics;
@@ -44,12 +48,14 @@ final class ObjectSync {
   private final Clock clock;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
+  private final Set<String> warnedUnknown = ConcurrentHashMap.newKeySet();
 
-  ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, KubeApi api,
+  ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
       EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies, Clock clock) {
     this.graph = graph;
     this.planner = planner;
     this.executor = executor;
+    this.barrier = barrier;
     this.api = api;
     this.events = events;
     this.metrics = metrics;
@@ -78,37 +84,72 @@ final class ObjectSync {
     boolean propagationInvalid = settings.invalid().stream()
         .anyMatch(i -> i.annotation().equals(Names.PROPAGATION));
     if (!object.beingDeleted()) {
-      return keepFinalizer(object, FinalizerChange.decide(object, settings.propagation(), propagationInvalid));
+      return keepFinalizer(object, propagationInvalid ? Optional.empty() : settings.propagation(),
+          FinalizerChange.decide(object, settings.propagation(), propagationInvalid, cascadeActive(object)));
     }
     if (!object.hasFinalizer(Names.FINALIZER)) {
       inProgress.remove(uid);
       return true;
     }
     inProgress.add(uid);
-    // under the syncgc finalizer without a valid propagation: cascaded by an owner, or kept from before
-    Propagation propagation = settings.propagation().orElse(Propagation.SYNCHRONOUS);
-    List<Step> steps = planner.plan(graph, object, propagation, settings.timeout(), clock.instant(),
-        executor::lastFailure);
+    Optional<Propagation> propagation = FinalizerChange.inForce(object, settings.propagation(), propagationInvalid);
+    if (propagation.isEmpty() && warnedUnknown.add(uid)) {
+      // finalized by an older syncgc, its setting since made invalid or its policy gone: never guess
+      log.warn("no valid propagation for object under deletion object={} uid={}; handing it to the"
+          + " built-in collector", object.ref(), uid);
+    }
+    Propagation mode = propagation.orElse(Propagation.BACKGROUND);
+    boolean touchesDependents = mode != Propagation.BACKGROUND && !object.hasFinalizer(Names.ORPHAN_FINALIZER);
+    // before anything is deleted or let go: has the graph seen every dependent there is?
+    List<Blocker> unverified = touchesDependents ? barrier.verify(object, informers.listableKinds()) : List.of();
+    List<Step> steps = planner.plan(graph, object, mode, settings.timeout(), clock.instant(),
+        executor::lastFailure, unverified);
     return executor.run(object, settings, steps) == StepExecutor.Next.DONE;
   }
 
   void forget(String uid) {
     inProgress.remove(uid);
+    warnedUnknown.remove(uid);
     reported.removeIf(k -> k.startsWith(uid + "\n"));
     executor.forget(uid);
   }
 
-  private boolean keepFinalizer(ObjectMetadata object, FinalizerChange change) {
+  /** Whether the owner whose cascade finalized this object is still its owner and being deleted. */
+  private boolean cascadeActive(ObjectMetadata object) {
+    String from = object.annotation(Names.CASCADED_FROM);
+    if (from == null || object.owners().stream().noneMatch(l -> l.uid().equals(from))) {
+      return false;
+    }
+    ObjectMetadata owner = graph.get(from);
+    return owner != null && owner.beingDeleted();
+  }
+
+  private boolean keepFinalizer(ObjectMetadata object, Optional<Propagation> propagation, FinalizerChange change) {
     if (change == FinalizerChange.NONE) {
       return true;
     }
     var kind = informers.kind(object.ref().group() + "/" + object.ref().kind());
-    Result r = change == FinalizerChange.ADD
-        ? api.patch(kind, object.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(object, Names.FINALIZER, Map.of()))
-        : api.patch(kind, object.ref(), KubeApi.JSON_PATCH, Patches.removeFinalizer(object, Names.FINALIZER));
+    // what a cascade wrote on an object that survived it goes; a null in a merge patch removes a key
+    Map<String, String> annotations = new HashMap<>();
+    if (object.annotation(Names.CASCADED_FROM) != null) {
+      annotations.put(Names.CASCADED_FROM, null);
+      annotations.put(Names.DEADLINE, null);
+    }
+    propagation.filter(Propagation::needsFinalizer)
+        .ifPresent(p -> annotations.put(Names.LAST_VALID_PROPAGATION, p.value()));
+    Result r = switch (change) {
+      case ADD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH,
+          Patches.addFinalizer(object, Names.FINALIZER, annotations));
+      case RECORD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH, Patches.setAnnotationsAt(object, annotations));
+      default -> api.patch(kind, object.ref(), KubeApi.JSON_PATCH, Patches.removeFinalizerAndAnnotations(
+          object, Names.FINALIZER, List.of(Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE)));
+    };
     if (r.ok() || r.gone()) {
-      log.info("{} finalizer object={} uid={}", change == FinalizerChange.ADD ? "added" : "removed",
-          object.ref(), object.uid());
+      log.info("{} object={} uid={} propagation={}", switch (change) {
+        case ADD -> "added finalizer";
+        case RECORD -> "recorded propagation";
+        default -> "removed finalizer";
+      }, object.ref(), object.uid(), propagation.map(Propagation::value).orElse("none"));
       return true;
     }
     if (!r.conflict()) {
@@ -124,9 +165,17 @@ final class ObjectSync {
         log.warn("invalid annotation object={} uid={} annotation={} value=\"{}\" reason=\"{}\"",
             object.ref(), object.uid(), i.annotation(), i.value(), i.reason());
         events.warning(object.ref(), "InvalidAnnotation", i.message()
-            + (i.annotation().equals(Names.PROPAGATION) ? "; the finalizer is left as it is" : "; ignored"));
+            + (i.annotation().equals(Names.PROPAGATION) ? lastValid(object) : "; ignored"));
       }
     }
+  }
+
+  private static String lastValid(ObjectMetadata object) {
+    String recorded = object.annotation(Names.LAST_VALID_PROPAGATION);
+    if (recorded != null) {
+      return "; the last valid setting, " + recorded + ", stays in force";
+    }
+    return object.hasFinalizer(Names.FINALIZER) ? "; the finalizer is left as it is" : "; not opted in";
   }
 
   private void reportInvalidLinks(ObjectMetadata object) {

@@ -19,6 +19,36 @@ final class Patches {
     return KubeApi.removeFinalizerPatch(object.uid(), object.finalizers(), finalizer);
   }
 
+  /** Removes a finalizer and, if present, syncgc annotations of its own (opting out). */
+  static String removeFinalizerAndAnnotations(ObjectMetadata object, String finalizer, List<String> annotations) {
+    int index = object.finalizers().indexOf(finalizer);
+    if (index < 0) {
+      throw new IllegalArgumentException(object.ref() + " has no finalizer " + finalizer);
+    }
+    List<Map<String, Object>> ops = new ArrayList<>();
+    ops.add(test("/metadata/uid", object.uid()));
+    ops.add(test("/metadata/finalizers/" + index, finalizer));
+    ops.add(Map.of("op", "remove", "path", "/metadata/finalizers/" + index));
+    for (String key : annotations) {
+      String value = object.annotation(key);
+      if (value != null) {
+        String path = "/metadata/annotations/" + key.replace("~", "~0").replace("/", "~1");
+        ops.add(test(path, value));
+        ops.add(Map.of("op", "remove", "path", path));
+      }
+    }
+    return KubeApi.json(ops);
+  }
+
+  /** Sets annotations, if the object is still at the version it was read at. */
+  static String setAnnotationsAt(ObjectMetadata object, Map<String, String> annotations) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("uid", object.uid());
+    metadata.put("resourceVersion", Long.toString(object.resourceVersion()));
+    metadata.put("annotations", annotations);
+    return KubeApi.json(Map.of("metadata", metadata));
+  }
+
   static String removeOwnerReference(ObjectMetadata object, String ownerUid) {
     int index = -1;
     for (int i = 0; i < object.owners().size(); i++) {

@@ -45,6 +45,15 @@ public final class KubeApi {
       return code == 409 || code == 422;
     }
 
+    /** The resourceVersion of the object in the body (after a write: the version written), or 0. */
+    public long resourceVersion() {
+      try {
+        return MetadataReader.parseVersion(JSON.readTree(body).path("metadata").path("resourceVersion").asText(null));
+      } catch (Exception e) {
+        return 0;
+      }
+    }
+
     /** The uid of the object in the body, or null. */
     public String uid() {
       try {
@@ -91,17 +100,27 @@ public final class KubeApi {
         Map.of("op", "remove", "path", "/metadata/finalizers/" + index)));
   }
 
-  /** DELETE that only hits the object with this uid; background propagation for what syncgc does not track. */
-  public Result delete(TrackedKind kind, ObjectRef ref, Long gracePeriodSeconds) {
-    return delete(kind, ref, gracePeriodSeconds, "Background");
+  /**
+   * DELETE that only hits the object with this uid, at this resourceVersion: a change since the
+   * version the decision was taken on (an owner added, the object recreated) is refused with 409.
+   * Background propagation for what syncgc does not track.
+   */
+  public Result delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds) {
+    return delete(kind, ref, resourceVersion, gracePeriodSeconds, "Background");
   }
 
-  /** DELETE with a uid precondition and the given propagation policy. */
-  public Result delete(TrackedKind kind, ObjectRef ref, Long gracePeriodSeconds, String propagationPolicy) {
+  /** DELETE with a uid precondition (and, unless 0, a resourceVersion one) and the given propagation policy. */
+  public Result delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
+      String propagationPolicy) {
     Map<String, Object> options = new LinkedHashMap<>();
     options.put("apiVersion", "v1");
     options.put("kind", "DeleteOptions");
-    options.put("preconditions", Map.of("uid", ref.uid()));
+    Map<String, String> preconditions = new LinkedHashMap<>();
+    preconditions.put("uid", ref.uid());
+    if (resourceVersion > 0) {
+      preconditions.put("resourceVersion", Long.toString(resourceVersion));
+    }
+    options.put("preconditions", preconditions);
     options.put("propagationPolicy", propagationPolicy);
     if (gracePeriodSeconds != null) {
       options.put("gracePeriodSeconds", gracePeriodSeconds);

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -27,6 +28,13 @@ import org.slf4j.LoggerFactory;
 public final class ObjectInformers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ObjectInformers.class);
   private static final Duration DELIVERY_DEADLINE = Duration.ofMinutes(5);
+  /** Start-up waits this long for a kind whose list keeps failing, then goes on without it. */
+  static final Duration LIST_DEADLINE = Duration.ofSeconds(60);
+  /**
+   * Test hook, off unless set: {@code Kind=millis} delays every event of that kind by that much
+   * (in order), to make the race between watches of different kinds happen on purpose.
+   */
+  static final String DELAY_ENV = "SYNCGC_TEST_DELAY_EVENTS";
   private static final ScheduledExecutorService POLL = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "informer-sync");
     t.setDaemon(true);
@@ -47,6 +55,8 @@ public final class ObjectInformers implements AutoCloseable {
   private final Map<String, CompletableFuture<Void>> syncedFutures = new ConcurrentHashMap<>();
   private final Map<String, List<SharedIndexInformer<GenericKubernetesResource>>> informers =
       new ConcurrentHashMap<>();
+  private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  private final EventDelay delay = EventDelay.fromEnvironment(System.getenv(DELAY_ENV));
 
   /** @param namespaces the namespaces to watch; empty for all */
   public ObjectInformers(KubernetesClient client, Set<String> namespaces, ObjectEvents sink) {
@@ -84,6 +94,7 @@ public final class ObjectInformers implements AutoCloseable {
       informer.exceptionHandler((isStarted, t) -> {
         Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
         if (cause instanceof KubernetesClientException e && e.getCode() == 403) {
+          this.refused.add(kind.groupKind());
           if (refused.complete(null)) {
             log.error("no permission to list and watch kind={}; its objects are not tracked until it is"
                 + " granted error=\"{}\"", kind, e.getMessage());
@@ -95,7 +106,15 @@ public final class ObjectInformers implements AutoCloseable {
       });
       CompletableFuture<Void> listed = informer.start().toCompletableFuture()
           .thenCompose(v -> delivered(delivered, store.size(), kind));
-      synced.add(CompletableFuture.anyOf(listed, refused).thenApply(v -> null));
+      synced.add(CompletableFuture.anyOf(listed, refused).thenApply(v -> (Void) null)
+          .orTimeout(LIST_DEADLINE.toSeconds(), TimeUnit.SECONDS)
+          .exceptionally(t -> {
+            // e.g. a conversion webhook down: the graph lacks this kind, so the freshness check of
+            // every owner that may have such dependents fails and reports it until the list succeeds
+            log.error("initial list of kind={} not done after {}s; starting without it, retrying in the"
+                + " background", kind, LIST_DEADLINE.toSeconds());
+            return null;
+          }));
     }
     informers.put(kind.groupKind(), started);
     log.info("tracking kind={} namespaced={}", kind, kind.namespaced());
@@ -106,6 +125,7 @@ public final class ObjectInformers implements AutoCloseable {
 
   public synchronized void untrack(TrackedKind kind) {
     kinds.remove(kind.groupKind());
+    refused.remove(kind.groupKind());
     syncedFutures.remove(kind.groupKind());
     List<SharedIndexInformer<GenericKubernetesResource>> stopped = informers.remove(kind.groupKind());
     if (stopped != null) {
@@ -124,6 +144,19 @@ public final class ObjectInformers implements AutoCloseable {
 
   public List<TrackedKind> kinds() {
     return List.copyOf(kinds.values());
+  }
+
+  /**
+   * Tracked kinds syncgc may list: not those its RBAC refuses (their objects are never in the graph,
+   * so nothing of them is deleted or waited for; they are named when a deletion completes).
+   */
+  public List<TrackedKind> listableKinds() {
+    return kinds.values().stream().filter(k -> !refused.contains(k.groupKind())).toList();
+  }
+
+  /** Tracked kinds whose list and watch the API server refuses (403), as group/kind. */
+  public List<String> refusedKinds() {
+    return refused.stream().sorted().toList();
   }
 
   /** Whether every informer has completed its initial list. */
@@ -160,22 +193,33 @@ public final class ObjectInformers implements AutoCloseable {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(GenericKubernetesResource obj) {
-        sink.upserted(kind, obj);
-        delivered.incrementAndGet();
+        deliver(kind, delivered, () -> sink.upserted(kind, obj));
       }
 
       @Override
       public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
-        sink.upserted(kind, newObj);
-        delivered.incrementAndGet();
+        deliver(kind, delivered, () -> {
+          if (!Objects.equals(oldObj.getMetadata().getUid(), newObj.getMetadata().getUid())) {
+            // the store is keyed by name: a relist found the object recreated under it
+            sink.deleted(kind, oldObj);
+          }
+          sink.upserted(kind, newObj);
+        });
       }
 
       @Override
       public void onDelete(GenericKubernetesResource obj, boolean finalStateUnknown) {
-        sink.deleted(kind, obj);
-        delivered.incrementAndGet();
+        deliver(kind, delivered, () -> sink.deleted(kind, obj));
       }
     };
+  }
+
+  private void deliver(TrackedKind kind, AtomicLong delivered, Runnable event) {
+    refused.remove(kind.groupKind());
+    delay.run(kind.kind(), () -> {
+      event.run();
+      delivered.incrementAndGet();
+    });
   }
 
   @Override

@@ -14,6 +14,7 @@ public final class SyncgcMetrics {
   private final Counter started;
   private final Counter cycles;
   private final Counter invalidAnnotations;
+  private final Counter unseenFound;
   private final Timer duration;
 
   public SyncgcMetrics(MeterRegistry registry) {
@@ -24,6 +25,9 @@ public final class SyncgcMetrics {
         .description("Ownership cycles found and released").register(registry);
     invalidAnnotations = Counter.builder("syncgc.invalid.annotations")
         .description("Invalid syncgc.dev annotations seen").register(registry);
+    unseenFound = Counter.builder("syncgc.freshness.unseen.objects")
+        .description("Objects the freshness check found by LIST before the watch delivered them")
+        .register(registry);
     duration = Timer.builder("syncgc.deletion.duration")
         .description("From the owner's deletion to the release of its finalizer")
         .publishPercentileHistogram()
@@ -60,6 +64,10 @@ public final class SyncgcMetrics {
 
   public void cycleFound() {
     cycles.increment();
+  }
+
+  public void unseenFound(int count) {
+    unseenFound.increment(count);
   }
 
   public void invalidAnnotation() {

@@ -3,6 +3,7 @@ package dev.syncgc.policy;
 import dev.syncgc.core.policy.Policy;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -37,6 +38,26 @@ public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
 
   public PolicyReconciler(Policies policies) {
     this.policies = policies;
+  }
+
+  /**
+   * Puts every valid policy in force from one LIST, before the engine's workers start: no object is
+   * decided without the policy that opts it in (the reconciler's own first pass comes later).
+   *
+   * @return how many policies are in force
+   */
+  public static int loadAll(KubernetesClient client, Policies policies) {
+    int loaded = 0;
+    for (GarbageCollectionPolicy resource : client.resources(GarbageCollectionPolicy.class).list().getItems()) {
+      try {
+        policies.put(PolicyTranslator.translate(resource));
+        loaded++;
+      } catch (PolicyTranslator.InvalidPolicy e) {
+        log.warn("invalid policy policy={} reason=\"{}\"", resource.getMetadata().getName(), e.getMessage());
+      }
+    }
+    log.info("policies loaded before the workers start count={}", loaded);
+    return loaded;
   }
 
   @Override

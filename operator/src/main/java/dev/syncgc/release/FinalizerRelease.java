@@ -92,7 +92,7 @@ public final class FinalizerRelease {
         object.getMetadata().getNamespace(), object.getMetadata().getName(), object.getMetadata().getUid());
     boolean deleting = object.getMetadata().getDeletionTimestamp() != null;
     if (deleting) {
-      Result r = api.delete(kind, ref, null, "Foreground");
+      Result r = api.delete(kind, ref, 0, null, "Foreground");
       if (!r.ok() && !r.gone()) {
         log.warn("could not hand over object={} uid={} error={}", ref, ref.uid(), r.message());
         return Outcome.FAILED;

@@ -46,6 +46,9 @@ public final class DeletionPlanner {
    * @param propagation the owner's effective propagation
    * @param timeout the owner's explicit timeout, if any
    * @param lastFailure why the last API call on an object (by uid) failed, or null
+   * @param unverified what could not be checked for dependents the graph has not seen (kinds that
+   *     could not be listed); while any is left nothing is deleted and the owner is not let go,
+   *     except at its deadline
    */
   public List<Step> plan(
       DependencyGraph graph,
@@ -53,7 +56,8 @@ public final class DeletionPlanner {
       Propagation propagation,
       Optional<Duration> timeout,
       Instant now,
-      Function<String, String> lastFailure) {
+      Function<String, String> lastFailure,
+      List<Blocker> unverified) {
     if (owner.hasFinalizer(Names.ORPHAN_FINALIZER)) {
       // kubectl delete --cascade=orphan: the request wins, the built-in collector orphans
       return List.of(new Step.Release(Outcome.ORPHANED, List.of()));
@@ -61,17 +65,37 @@ public final class DeletionPlanner {
     List<ObjectMetadata> dependents = graph.dependentsOf(owner.uid());
     if (propagation == Propagation.BACKGROUND) {
       // opted out before the deletion reached syncgc: the built-in collector takes over
-      return List.of(new Step.Release(Outcome.COMPLETED, List.of()));
+      return List.of(new Step.Release(Outcome.HANDED_OVER, List.of()));
     }
     if (propagation == Propagation.ORPHAN) {
-      List<Step> steps = new ArrayList<>();
-      for (ObjectMetadata d : dependents) {
-        steps.add(new Step.DropReference(d, owner.uid()));
-      }
-      steps.add(new Step.Release(Outcome.ORPHANED, List.of()));
-      return steps;
+      return planOrphan(graph, owner, dependents, lastFailure, unverified);
     }
-    return planSynchronous(graph, owner, dependents, timeout, now, lastFailure);
+    return planSynchronous(graph, owner, dependents, timeout, now, lastFailure, unverified);
+  }
+
+  /**
+   * Every reference to the owner is removed first; the owner goes only once a fresh view shows no
+   * dependent naming it (else the built-in collector would delete one whose removal failed).
+   */
+  private static List<Step> planOrphan(DependencyGraph graph, ObjectMetadata owner,
+      List<ObjectMetadata> dependents, Function<String, String> lastFailure, List<Blocker> unverified) {
+    if (dependents.isEmpty() && unverified.isEmpty()) {
+      return List.of(new Step.Release(Outcome.ORPHANED, List.of()));
+    }
+    List<Step> steps = new ArrayList<>();
+    for (ObjectMetadata d : dependents) {
+      steps.add(new Step.DropReference(d, owner.uid()));
+    }
+    List<Blocker> blockers = new ArrayList<>(unverified);
+    for (ObjectMetadata d : dependents) {
+      if (blockers.size() == MAX_BLOCKERS_REPORTED) {
+        break;
+      }
+      String failure = lastFailure.apply(d.uid());
+      blockers.add(new Blocker(d.ref(), failure != null ? failure : "owner reference being removed"));
+    }
+    steps.add(new Step.Wait(blockers, dependents.size(), Instant.MAX));
+    return steps;
   }
 
   private List<Step> planSynchronous(
@@ -80,7 +104,8 @@ public final class DeletionPlanner {
       List<ObjectMetadata> dependents,
       Optional<Duration> timeout,
       Instant now,
-      Function<String, String> lastFailure) {
+      Function<String, String> lastFailure,
+      List<Blocker> unverified) {
     List<Step> steps = new ArrayList<>();
     Instant deadline = deadlineOf(owner);
     if (deadline == null) {
@@ -88,12 +113,20 @@ public final class DeletionPlanner {
       deadline = now.plus(timeout.orElseGet(() -> defaultTimeout(count)));
       steps.add(new Step.Start(deadline, count));
     }
-    if (dependents.isEmpty()) {
+    if (dependents.isEmpty() && unverified.isEmpty()) {
       steps.add(new Step.Release(Outcome.COMPLETED, List.of()));
       return steps;
     }
     if (!now.isBefore(deadline)) {
-      steps.add(new Step.Release(Outcome.TIMED_OUT, blockers(graph, dependents, lastFailure)));
+      steps.add(new Step.Release(Outcome.TIMED_OUT, withUnverified(unverified,
+          blockers(graph, dependents, lastFailure))));
+      return steps;
+    }
+    if (!unverified.isEmpty()) {
+      // a dependent the graph has not seen may exist: deleting what it can see could delete a
+      // parent before its unseen child, so nothing moves until the view is verified
+      steps.add(new Step.Wait(withUnverified(unverified, blockers(graph, dependents, lastFailure)),
+          dependents.size(), deadline));
       return steps;
     }
     boolean acted = false;
@@ -242,6 +275,12 @@ public final class DeletionPlanner {
   private static boolean waitsForDependents(ObjectMetadata object) {
     return object.beingDeleted()
         && (object.hasFinalizer(Names.FINALIZER) || object.hasFinalizer(Names.FOREGROUND_FINALIZER));
+  }
+
+  private static List<Blocker> withUnverified(List<Blocker> unverified, List<Blocker> blockers) {
+    List<Blocker> all = new ArrayList<>(unverified);
+    all.addAll(blockers);
+    return all.size() <= MAX_BLOCKERS_REPORTED ? all : all.subList(0, MAX_BLOCKERS_REPORTED);
   }
 
   private static List<Blocker> blockers(

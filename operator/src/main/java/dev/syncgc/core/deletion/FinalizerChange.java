@@ -5,30 +5,66 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.Propagation;
 import java.util.Optional;
 
-/** Whether an object that is not being deleted should carry the syncgc finalizer. */
+/**
+ * What to change on an object that is not being deleted: whether it should carry the syncgc
+ * finalizer, and whether the propagation recorded beside it ({@link Names#LAST_VALID_PROPAGATION})
+ * is out of date.
+ */
 public enum FinalizerChange {
+  /** Add the finalizer, recording the propagation in force. */
   ADD,
+  /** Remove the finalizer and the recorded propagation: opted out. */
   REMOVE,
+  /** Keep the finalizer; record the propagation in force, which changed. */
+  RECORD,
   NONE;
 
   /**
    * @param propagation the object's effective propagation (annotation, else policy), empty if none
    * @param annotationInvalid the propagation annotation is present but invalid: keep what it has
+   * @param cascadeActive the owner named by {@link Names#CASCADED_FROM} is still its owner and being
+   *     deleted: the cascade's DELETE follows. Otherwise the object survived a cascade (another owner
+   *     adopted it, the DELETE was refused) and what the cascade wrote on it must go.
    */
-  public static FinalizerChange decide(
-      ObjectMetadata object, Optional<Propagation> propagation, boolean annotationInvalid) {
-    if (object.beingDeleted() || annotationInvalid) {
+  public static FinalizerChange decide(ObjectMetadata object, Optional<Propagation> propagation,
+      boolean annotationInvalid, boolean cascadeActive) {
+    boolean cascaded = object.annotation(Names.CASCADED_FROM) != null;
+    if (object.beingDeleted() || (cascaded && cascadeActive)) {
       return NONE;
     }
-    if (object.annotation(Names.CASCADED_FROM) != null) {
-      // put under synchronous deletion by an owner's cascade: the DELETE follows
-      return NONE;
+    boolean has = object.hasFinalizer(Names.FINALIZER);
+    if (annotationInvalid) {
+      return cascaded && has ? RECORD : NONE; // keep the setting, drop only the stale cascade marks
     }
     boolean wanted = propagation.map(Propagation::needsFinalizer).orElse(false);
-    boolean has = object.hasFinalizer(Names.FINALIZER);
     if (wanted && !has) {
       return ADD;
     }
-    return !wanted && has ? REMOVE : NONE;
+    if (!wanted) {
+      return has ? REMOVE : NONE;
+    }
+    boolean recorded = propagation.get().value().equals(object.annotation(Names.LAST_VALID_PROPAGATION));
+    return recorded && !cascaded ? NONE : RECORD;
+  }
+
+  /**
+   * The propagation a deletion under the syncgc finalizer follows: the valid annotation, else the
+   * last valid propagation recorded on the object (an invalid annotation never changes what was in
+   * force), else the policy that decides now, else, for a dependent an owner's cascade finalized,
+   * {@link Propagation#SYNCHRONOUS}. Empty when nothing tells: the caller must not guess a
+   * destructive mode.
+   *
+   * @param settings the object's effective settings (annotation, else policy)
+   * @param annotationInvalid the propagation annotation is present but invalid
+   */
+  public static Optional<Propagation> inForce(
+      ObjectMetadata object, Optional<Propagation> settings, boolean annotationInvalid) {
+    Optional<Propagation> recorded = Propagation.parse(object.annotation(Names.LAST_VALID_PROPAGATION));
+    Optional<Propagation> own = annotationInvalid ? recorded.or(() -> settings) : settings.or(() -> recorded);
+    if (own.isPresent()) {
+      return own;
+    }
+    return object.annotation(Names.CASCADED_FROM) != null ? Optional.of(Propagation.SYNCHRONOUS)
+        : Optional.empty();
   }
 }

@@ -7,7 +7,9 @@ public enum Outcome {
   /** The deadline expired first; the remaining dependents go on in the background. */
   TIMED_OUT("timed_out"),
   /** Dependents were kept: Orphan propagation or kubectl delete --cascade=orphan. */
-  ORPHANED("orphaned");
+  ORPHANED("orphaned"),
+  /** The propagation became Background (or none is known) mid-deletion: the built-in collector takes over. */
+  HANDED_OVER("handed_over");
 
   private final String label;
 

@@ -143,6 +143,18 @@ public final class DependencyGraph {
     return uids;
   }
 
+  /**
+   * Whether the graph holds this object at this version or a newer one, or has seen it deleted: a
+   * listed copy would teach it nothing.
+   */
+  public synchronized boolean knows(String uid, long resourceVersion) {
+    if (tombstones.containsKey(uid)) {
+      return true;
+    }
+    Node node = nodes.get(uid);
+    return node != null && node.meta != null && node.meta.resourceVersion() >= resourceVersion;
+  }
+
   /** The observed object with this uid, or null. */
   public synchronized ObjectMetadata get(String uid) {
     Node node = nodes.get(uid);

@@ -9,6 +9,12 @@ public final class Names {
   public static final String GRACE_PERIOD = "syncgc.dev/grace-period-seconds";
   /** When the running synchronous deletion gives up (RFC 3339); written when it starts. */
   public static final String DEADLINE = "syncgc.dev/deadline";
+  /**
+   * The propagation syncgc last saw in force on an opted-in object (annotation or policy), written
+   * with the finalizer: what its deletion follows when the annotation has become invalid since, or
+   * when no policy decides for it at the time (a policy deleted, or not loaded yet).
+   */
+  public static final String LAST_VALID_PROPAGATION = "syncgc.dev/last-valid-propagation";
   /** On a dependent that syncgc put under synchronous deletion: the uid of the owner. */
   public static final String CASCADED_FROM = "syncgc.dev/cascaded-from";
   /** Kubernetes' own finalizers, set by kubectl delete --cascade=orphan|foreground. */

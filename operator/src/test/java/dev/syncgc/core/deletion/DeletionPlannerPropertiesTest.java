@@ -135,7 +135,7 @@ class DeletionPlannerPropertiesTest {
   }
 
   private List<Step> plan(World w, ObjectMetadata owner) {
-    return planner.plan(w.graph(), owner, Propagation.SYNCHRONOUS, Optional.empty(), NOW, uid -> null);
+    return planner.plan(w.graph(), owner, Propagation.SYNCHRONOUS, Optional.empty(), NOW, uid -> null, List.of());
   }
 
   @Property(tries = 300)

@@ -36,7 +36,7 @@ class DeletionPlannerTest {
   }
 
   private List<Step> plan(DependencyGraph g, String owner, Propagation p) {
-    return planner.plan(g, g.get(owner), p, Optional.empty(), NOW, uid -> null);
+    return planner.plan(g, g.get(owner), p, Optional.empty(), NOW, uid -> null, List.of());
   }
 
   private List<Step> plan(DependencyGraph g, String owner) {
@@ -73,11 +73,11 @@ class DeletionPlannerTest {
   void backgroundOnlyReleases() {
     DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").build());
 
-    assertEquals(List.of(new Step.Release(Outcome.COMPLETED, List.of())), plan(g, "x", Propagation.BACKGROUND));
+    assertEquals(List.of(new Step.Release(Outcome.HANDED_OVER, List.of())), plan(g, "x", Propagation.BACKGROUND));
   }
 
   @Test
-  void orphanDropsEveryValidReferenceThenReleasesAsOrphaned() {
+  void orphanDropsEveryValidReferenceAndWaitsUntilNoneIsLeft() {
     DependencyGraph g = graphOf(owner("x").build(),
         obj("d1").ownedBy("x").build(),
         obj("d2").ownedBy("x", "other").build(),
@@ -88,7 +88,46 @@ class DeletionPlannerTest {
     assertEquals(3, steps.size());
     assertEquals(Set.of("d1", "d2"), dropped(steps));
     assertTrue(steps(steps, Step.DropReference.class).stream().allMatch(s -> s.ownerUid().equals("x")));
-    assertEquals(new Step.Release(Outcome.ORPHANED, List.of()), last(steps));
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
+    assertEquals(2, wait.remaining());
+  }
+
+  @Test
+  void orphanReleasesOnlyOnceNoDependentNamesTheOwner() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("invalid").ownedBy(link("x", Scope.UNKNOWN, true)).build());
+
+    assertEquals(List.of(new Step.Release(Outcome.ORPHANED, List.of())), plan(g, "x", Propagation.ORPHAN));
+  }
+
+  @Test
+  void orphanWithAnUnverifiedKindDropsWhatItSeesButKeepsTheOwner() {
+    DependencyGraph g = graphOf(owner("x").build());
+
+    List<Step> steps = planner.plan(g, g.get("x"), Propagation.ORPHAN, Optional.empty(), NOW, uid -> null,
+        List.of(Blocker.unverified("cannot list Gadget: forbidden")));
+
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
+    assertEquals("cannot list Gadget: forbidden", wait.blockers().get(0).toString());
+  }
+
+  @Test
+  void unverifiedKindHoldsEveryDeletionAndTheReleaseUntilTheDeadline() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").build());
+    List<Blocker> unverified = List.of(Blocker.unverified("cannot list Gadget: forbidden"));
+
+    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), NOW,
+        uid -> null, unverified);
+    assertTrue(steps(steps, Step.DeleteDependent.class).isEmpty(), steps.toString());
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
+    assertEquals(unverified.get(0), wait.blockers().get(0));
+
+    DependencyGraph empty = graphOf(owner("y").deadline(NOW.plusSeconds(60)).build());
+    assertInstanceOf(Step.Wait.class, last(planner.plan(empty, empty.get("y"), Propagation.SYNCHRONOUS,
+        Optional.empty(), NOW, uid -> null, unverified)), "no release while unverified");
+    Step.Release late = assertInstanceOf(Step.Release.class, last(planner.plan(empty, empty.get("y"),
+        Propagation.SYNCHRONOUS, Optional.empty(), NOW.plus(Duration.ofDays(1)), uid -> null, unverified)));
+    assertEquals(Outcome.TIMED_OUT, late.outcome());
   }
 
   @Test
@@ -106,7 +145,7 @@ class DeletionPlannerTest {
     DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().build(), obj("a").ownedBy("x").build());
 
     List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS,
-        Optional.of(Duration.ofMinutes(5)), NOW, uid -> null);
+        Optional.of(Duration.ofMinutes(5)), NOW, uid -> null, List.of());
 
     assertEquals(new Step.Start(NOW.plusSeconds(300), 1), steps.get(0));
   }
@@ -209,7 +248,7 @@ class DeletionPlannerTest {
     DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").build());
 
     List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), NOW,
-        uid -> uid.equals("d") ? "forbidden: cannot delete widgets" : null);
+        uid -> uid.equals("d") ? "forbidden: cannot delete widgets" : null, List.of());
 
     Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
     assertTrue(wait.blockers().get(0).why().contains("forbidden"), wait.blockers().toString());

@@ -26,42 +26,93 @@ class FinalizerChangeTest {
   @ParameterizedTest(name = "propagation {0}, has finalizer {1} -> {2}")
   @CsvSource({
     "SYNCHRONOUS, false, ADD",
-    "SYNCHRONOUS, true,  NONE",
+    "SYNCHRONOUS, true,  RECORD",
     "ORPHAN,      false, ADD",
-    "ORPHAN,      true,  NONE",
+    "ORPHAN,      true,  RECORD",
     "BACKGROUND,  false, NONE",
     "BACKGROUND,  true,  REMOVE",
     "NONE,        false, NONE",
     "NONE,        true,  REMOVE",
   })
   void addsOrRemovesFinalizerToMatchPropagation(String p, boolean has, FinalizerChange expected) {
-    assertEquals(expected, FinalizerChange.decide(alive(has).build(), propagation(p), false));
+    assertEquals(expected, FinalizerChange.decide(alive(has).build(), propagation(p), false, false));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Propagation.class, names = {"SYNCHRONOUS", "ORPHAN"})
+  void finalizedObjectWithItsPropagationRecordedNeedsNothing(Propagation p) {
+    assertEquals(FinalizerChange.NONE, FinalizerChange.decide(
+        alive(true).annotate(Names.LAST_VALID_PROPAGATION, p.value()).build(), Optional.of(p), false, false));
+    Propagation other = p == Propagation.ORPHAN ? Propagation.SYNCHRONOUS : Propagation.ORPHAN;
+    assertEquals(FinalizerChange.RECORD, FinalizerChange.decide(
+        alive(true).annotate(Names.LAST_VALID_PROPAGATION, other.value()).build(), Optional.of(p), false, false));
+  }
+
+  @Test
+  void invalidAnnotationUnderDeletionFollowsTheRecordedPropagationNotThePolicy() {
+    var object = obj("x").deleting().syncFinalizer()
+        .annotate(Names.LAST_VALID_PROPAGATION, "Orphan").build();
+    assertEquals(Optional.of(Propagation.ORPHAN),
+        FinalizerChange.inForce(object, Optional.of(Propagation.SYNCHRONOUS), true));
+    assertEquals(Optional.of(Propagation.ORPHAN), FinalizerChange.inForce(object, Optional.empty(), true));
+  }
+
+  @Test
+  void validSettingWinsOverTheRecordedOneAndTheRecordStandsInForAMissingPolicy() {
+    var object = obj("x").deleting().syncFinalizer()
+        .annotate(Names.LAST_VALID_PROPAGATION, "Orphan").build();
+    assertEquals(Optional.of(Propagation.SYNCHRONOUS),
+        FinalizerChange.inForce(object, Optional.of(Propagation.SYNCHRONOUS), false));
+    assertEquals(Optional.of(Propagation.ORPHAN), FinalizerChange.inForce(object, Optional.empty(), false));
+  }
+
+  @Test
+  void nothingTellsThePropagationSoNoneIsGuessedExceptForACascadedDependent() {
+    var unknown = obj("x").deleting().syncFinalizer().build();
+    assertEquals(Optional.empty(), FinalizerChange.inForce(unknown, Optional.empty(), true));
+    assertEquals(Optional.empty(), FinalizerChange.inForce(unknown, Optional.empty(), false));
+    var cascaded = obj("y").deleting().syncFinalizer().annotate(Names.CASCADED_FROM, "owner").build();
+    assertEquals(Optional.of(Propagation.SYNCHRONOUS), FinalizerChange.inForce(cascaded, Optional.empty(), false));
   }
 
   @ParameterizedTest
   @EnumSource(Propagation.class)
   void objectBeingDeletedIsNeverChanged(Propagation p) {
     assertEquals(FinalizerChange.NONE,
-        FinalizerChange.decide(obj("x").deleting().build(), Optional.of(p), false));
+        FinalizerChange.decide(obj("x").deleting().build(), Optional.of(p), false, false));
     assertEquals(FinalizerChange.NONE,
-        FinalizerChange.decide(obj("x").deleting().syncFinalizer().build(), Optional.empty(), false));
+        FinalizerChange.decide(obj("x").deleting().syncFinalizer().build(), Optional.empty(), false, false));
   }
 
   @Test
   void invalidAnnotationKeepsTheLastSetting() {
     assertEquals(FinalizerChange.NONE,
-        FinalizerChange.decide(alive(true).build(), Optional.empty(), true));
+        FinalizerChange.decide(alive(true).build(), Optional.empty(), true, false));
     assertEquals(FinalizerChange.NONE,
-        FinalizerChange.decide(alive(false).build(), Optional.of(Propagation.SYNCHRONOUS), true));
+        FinalizerChange.decide(alive(false).build(), Optional.of(Propagation.SYNCHRONOUS), true, false));
   }
 
   @Test
   void cascadedDependentIsLeftToTheCascade() {
     assertEquals(FinalizerChange.NONE, FinalizerChange.decide(
         obj("x").syncFinalizer().annotate(Names.CASCADED_FROM, "owner").build(),
-        Optional.empty(), false));
+        Optional.empty(), false, true));
     assertEquals(FinalizerChange.NONE, FinalizerChange.decide(
         obj("x").annotate(Names.CASCADED_FROM, "owner").build(),
-        Optional.of(Propagation.SYNCHRONOUS), false));
+        Optional.of(Propagation.SYNCHRONOUS), false, true));
+  }
+
+  @Test
+  void survivorOfACascadeLosesWhatTheCascadeWroteAndKeepsItsOwnSetting() {
+    var survivor = obj("x").syncFinalizer().annotate(Names.CASCADED_FROM, "gone-owner").build();
+    assertEquals(FinalizerChange.REMOVE, FinalizerChange.decide(survivor, Optional.empty(), false, false));
+    assertEquals(FinalizerChange.RECORD,
+        FinalizerChange.decide(survivor, Optional.of(Propagation.ORPHAN), false, false));
+    var recorded = obj("y").syncFinalizer().annotate(Names.CASCADED_FROM, "gone-owner")
+        .annotate(Names.LAST_VALID_PROPAGATION, "Orphan").build();
+    assertEquals(FinalizerChange.RECORD,
+        FinalizerChange.decide(recorded, Optional.of(Propagation.ORPHAN), false, false));
+    assertEquals(FinalizerChange.RECORD, FinalizerChange.decide(recorded, Optional.empty(), true, false),
+        "an invalid annotation keeps the finalizer but the cascade marks still go");
   }
 }

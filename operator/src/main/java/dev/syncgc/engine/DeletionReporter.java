@@ -1,0 +1,161 @@
+package dev.syncgc.engine;
+
+import dev.syncgc.core.deletion.Blocker;
+import dev.syncgc.core.deletion.Outcome;
+import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.kube.EventRecorder;
+import dev.syncgc.metrics.SyncgcMetrics;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What users see of a deletion: the Events on the owner, the metrics and one log line per
+ * decision. Only the deletion a user asked for (the root, not an owner syncgc put under deletion
+ * itself) is counted and announced, so started and finished deletions add up.
+ */
+final class DeletionReporter {
+  private static final Logger log = LoggerFactory.getLogger(DeletionReporter.class);
+  static final Duration FIRST_WAITING_EVENT_AFTER = Duration.ofSeconds(3);
+
+  private final EventRecorder events;
+  private final SyncgcMetrics metrics;
+  private final Clock clock;
+  private final Duration waitingEventInterval;
+  private final Supplier<List<String>> unlistedKinds;
+  private final Map<String, Instant> lastWaitingEvent = new ConcurrentHashMap<>();
+  private final Set<String> reportedCycles = ConcurrentHashMap.newKeySet();
+
+  /** @param unlistedKinds kinds syncgc may not list or watch, named when a deletion completes */
+  DeletionReporter(EventRecorder events, SyncgcMetrics metrics, Clock clock, Duration waitingEventInterval,
+      Supplier<List<String>> unlistedKinds) {
+    this.events = events;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.waitingEventInterval = waitingEventInterval;
+    this.unlistedKinds = unlistedKinds;
+  }
+
+  void forget(String uid) {
+    lastWaitingEvent.remove(uid);
+    reportedCycles.removeIf(key -> key.contains(uid));
+  }
+
+  private static boolean root(ObjectMetadata owner) {
+    return owner.annotation(Names.CASCADED_FROM) == null;
+  }
+
+  void started(ObjectMetadata owner, Step.Start s) {
+    log.info("synchronous deletion started object={} uid={} dependents={} deadline={}", owner.ref(),
+        owner.uid(), s.dependentCount(), s.deadline());
+    if (root(owner)) {
+      metrics.started();
+      events.normal(owner.ref(), "SynchronousDeletionStarted", "Deleting " + s.dependentCount()
+          + " dependent" + (s.dependentCount() == 1 ? "" : "s") + " before this object; deadline "
+          + s.deadline());
+    }
+  }
+
+  void referenceDropped(ObjectMetadata dependent, ObjectMetadata owner) {
+    log.info("removed owner reference object={} uid={} owner={} reason=\"the dependent stays: orphaned, or"
+        + " kept by another owner\"", dependent.ref(), dependent.uid(), owner.ref());
+  }
+
+  void deleted(ObjectMetadata d, ObjectMetadata owner, Long graceSeconds, boolean finalizeFirst) {
+    log.info("deleted object={} uid={} owner={} graceSeconds={} withFinalizer={}", d.ref(), d.uid(),
+        owner.ref(), graceSeconds, finalizeFirst);
+  }
+
+  void failed(ObjectRef ref, String uid, String reason) {
+    log.warn("action failed object={} uid={} reason=\"{}\"", ref, uid, reason);
+  }
+
+  void released(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
+    Duration took = Duration.between(owner.deletionTimestamp(), clock.instant());
+    String tookText = String.format("%.1fs", took.toMillis() / 1000.0);
+    boolean counted = root(owner) && (outcome != Outcome.HANDED_OVER || owner.annotation(Names.DEADLINE) != null);
+    if (counted) {
+      metrics.finished(outcome, took);
+    }
+    switch (outcome) {
+      case COMPLETED -> {
+        log.info("synchronous deletion completed object={} uid={} took={}", owner.ref(), owner.uid(), tookText);
+        if (root(owner)) {
+          List<String> unlisted = unlistedKinds.get();
+          events.normal(owner.ref(), "SynchronousDeletionCompleted", "All dependents are gone; released after "
+              + tookText + (unlisted.isEmpty() ? "" : "; not checked (syncgc may not list them): " + unlisted));
+        }
+      }
+      case TIMED_OUT -> {
+        String blockers = describe(remaining);
+        log.warn("synchronous deletion timed out object={} uid={} took={} remaining=\"{}\"", owner.ref(),
+            owner.uid(), tookText, blockers);
+        events.warning(owner.ref(), "SynchronousDeletionTimedOut", "Deadline passed after " + tookText
+            + "; released with dependents remaining (they are still deleted in the background): " + blockers);
+      }
+      case ORPHANED -> {
+        log.info("released with dependents orphaned object={} uid={}", owner.ref(), owner.uid());
+        events.normal(owner.ref(), "DependentsOrphaned", "Owner references removed; dependents kept");
+      }
+      case HANDED_OVER -> {
+        log.info("handed to the built-in collector object={} uid={} reason=\"no Synchronous or Orphan"
+            + " propagation in force\"", owner.ref(), owner.uid());
+        if (counted) {
+          events.normal(owner.ref(), "SynchronousDeletionHandedOver", "Propagation is no longer Synchronous;"
+              + " the built-in garbage collector deletes the remaining dependents in the background");
+        }
+      }
+    }
+  }
+
+  void cycleReleased(ObjectMetadata owner, Step.ReleaseCycle s) {
+    String path = s.path().stream().map(ObjectRef::toString).collect(Collectors.joining(" -> "));
+    String key = s.members().stream().map(ObjectMetadata::uid).sorted().collect(Collectors.joining(","));
+    if (!reportedCycles.add(key)) {
+      return;
+    }
+    metrics.cycleFound();
+    log.warn("dependency cycle released object={} uid={} cycle=\"{}\"", owner.ref(), owner.uid(), path);
+    for (ObjectMetadata member : s.members()) {
+      events.warning(member.ref(), "DependencyCycle",
+          "Ownership cycle " + path + " released as a unit: every member is being deleted");
+    }
+  }
+
+  /**
+   * Sends {@code WaitingForDependents} once an owner has waited a moment, then at most once per
+   * interval.
+   *
+   * @return when the owner should be looked at again at the latest for the next Event to be due
+   */
+  Duration waiting(ObjectMetadata owner, Step.Wait s, Duration recheck) {
+    Instant now = clock.instant();
+    Instant firstEventAt = owner.deletionTimestamp().plus(FIRST_WAITING_EVENT_AFTER);
+    Instant last = lastWaitingEvent.get(owner.uid());
+    if (last == null && now.isBefore(firstEventAt)) {
+      Duration untilFirst = Duration.between(now, firstEventAt);
+      return untilFirst.compareTo(recheck) < 0 ? untilFirst : recheck;
+    }
+    if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
+      lastWaitingEvent.put(owner.uid(), now);
+      events.normal(owner.ref(), "WaitingForDependents", "Waiting for " + s.remaining() + " dependent"
+          + (s.remaining() == 1 ? "" : "s") + ": " + describe(s.blockers()));
+    }
+    return recheck;
+  }
+
+  private static String describe(List<Blocker> blockers) {
+    return blockers.stream().map(Blocker::toString).collect(Collectors.joining(", "));
+  }
+}
