@@ -10,7 +10,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -27,11 +30,21 @@ import org.slf4j.LoggerFactory;
 public final class Discovery {
   private static final Logger log = LoggerFactory.getLogger(Discovery.class);
 
-  private final KubernetesClient client;
+  /** What discovery reads: the API server, or a stand-in in tests. */
+  interface Source {
+    List<APIGroup> groups();
+
+    /** @throws KubernetesClientException when the group-version cannot be read */
+    APIResourceList resources(String groupVersion);
+  }
+
+  private final Source source;
   private final Duration minRefresh;
   private final Clock clock;
   private volatile Map<String, TrackedKind> preferred = Map.of(); // group/kind -> preferred version
   private volatile Map<String, Scope> scopes = Map.of(); // group/kind -> scope
+  private Map<String, List<TrackedKind>> byGroupVersion = Map.of(); // last good read of each
+  private final Map<String, TrackedKind> learned = new HashMap<>(); // from the CRD watch
   private volatile Instant lastRefresh = Instant.EPOCH;
   private final AtomicBoolean refreshing = new AtomicBoolean();
   private final Executor background = Executors.newSingleThreadExecutor(r -> {
@@ -41,52 +54,89 @@ public final class Discovery {
   });
 
   public Discovery(KubernetesClient client, Duration minRefresh, Clock clock) {
-    this.client = client;
+    this(new Source() {
+      @Override
+      public List<APIGroup> groups() {
+        return client.getApiGroups().getGroups();
+      }
+
+      @Override
+      public APIResourceList resources(String groupVersion) {
+        return client.getApiResources(groupVersion);
+      }
+    }, minRefresh, clock);
+  }
+
+  Discovery(Source source, Duration minRefresh, Clock clock) {
+    this.source = source;
     this.minRefresh = minRefresh;
     this.clock = clock;
   }
 
+  /**
+   * Reads every served group-version. One that cannot be read now (an aggregated API down) keeps
+   * what the last good read said of it: a known kind never turns unknown because of a passing
+   * failure, which would make references to it invalid and owners of it look gone.
+   */
   public synchronized void refresh() {
-    Map<String, TrackedKind> kinds = new HashMap<>();
-    Map<String, Scope> scope = new HashMap<>();
-    read("", "v1", kinds, scope, true);
-    for (APIGroup group : client.getApiGroups().getGroups()) {
+    Map<String, List<TrackedKind>> next = new LinkedHashMap<>();
+    List<String> preferredVersions = new ArrayList<>();
+    read("", "v1", next);
+    preferredVersions.add("v1");
+    for (APIGroup group : source.groups()) {
       String preferredVersion = group.getPreferredVersion() == null ? null
           : group.getPreferredVersion().getVersion();
       for (GroupVersionForDiscovery gv : group.getVersions()) {
-        read(group.getName(), gv.getVersion(), kinds, scope, gv.getVersion().equals(preferredVersion));
+        read(group.getName(), gv.getVersion(), next);
+        if (gv.getVersion().equals(preferredVersion)) {
+          preferredVersions.add(group.getName() + "/" + gv.getVersion());
+        }
       }
     }
+    byGroupVersion = next;
+    Map<String, TrackedKind> kinds = new HashMap<>();
+    Map<String, Scope> scope = new HashMap<>();
+    next.forEach((gv, list) -> {
+      for (TrackedKind k : list) {
+        scope.put(k.groupKind(), k.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
+        if (preferredVersions.contains(gv) || !kinds.containsKey(k.groupKind())) {
+          kinds.put(k.groupKind(), k);
+        }
+      }
+    });
+    learned.forEach((gk, k) -> {
+      scope.putIfAbsent(gk, k.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
+      kinds.putIfAbsent(gk, k);
+    });
     preferred = Map.copyOf(kinds);
     scopes = Map.copyOf(scope);
     lastRefresh = clock.instant();
     log.debug("discovery refreshed kinds={}", scopes.size());
   }
 
-  private void read(String group, String version, Map<String, TrackedKind> kinds,
-      Map<String, Scope> scope, boolean isPreferred) {
+  private void read(String group, String version, Map<String, List<TrackedKind>> into) {
+    String gv = group.isEmpty() ? version : group + "/" + version;
     APIResourceList list;
     try {
-      list = client.getApiResources(group.isEmpty() ? version : group + "/" + version);
+      list = source.resources(gv);
     } catch (KubernetesClientException e) {
-      log.warn("discovery failed groupVersion={}/{} code={} message={}", group, version, e.getCode(),
-          e.getMessage());
+      List<TrackedKind> before = byGroupVersion.get(gv);
+      log.warn("discovery failed groupVersion={} code={} message={}; keeping the {} kinds known of it", gv,
+          e.getCode(), e.getMessage(), before == null ? 0 : before.size());
+      if (before != null) {
+        into.put(gv, before);
+      }
       return;
     }
-    if (list == null) {
-      return;
-    }
-    for (APIResource r : list.getResources()) {
-      if (r.getName().contains("/")) {
-        continue; // subresource
-      }
-      String key = group + "/" + r.getKind();
-      scope.put(key, Boolean.TRUE.equals(r.getNamespaced()) ? Scope.NAMESPACED : Scope.CLUSTER);
-      if (isPreferred || !kinds.containsKey(key)) {
-        kinds.put(key, new TrackedKind(group, version, r.getKind(), r.getName(),
-            Boolean.TRUE.equals(r.getNamespaced())));
+    List<TrackedKind> kinds = new ArrayList<>();
+    if (list != null) {
+      for (APIResource r : list.getResources()) {
+        if (!r.getName().contains("/")) { // not a subresource
+          kinds.add(new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced())));
+        }
       }
     }
+    into.put(gv, List.copyOf(kinds));
   }
 
   /**
@@ -108,7 +158,7 @@ public final class Discovery {
    */
   public boolean serves(String apiVersion, String kind) {
     try {
-      APIResourceList list = client.getApiResources(apiVersion);
+      APIResourceList list = source.resources(apiVersion);
       if (list == null) {
         return false;
       }
@@ -128,6 +178,7 @@ public final class Discovery {
 
   /** A kind the CRD watch found: known at once, without waiting for a refresh. */
   public synchronized void learn(TrackedKind kind) {
+    learned.put(kind.groupKind(), kind);
     Map<String, Scope> s = new HashMap<>(scopes);
     s.put(kind.groupKind(), kind.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
     scopes = Map.copyOf(s);
