@@ -211,6 +211,15 @@ class InvalidInputIT {
     assertSurvives(dependent);
     assertTrue(ownerUids(dependent).contains(solid.getMetadata().getUid()),
         "the solid owner's reference is untouched");
+    // the solid owner keeps the dependent either way; what shows the link was not followed is that
+    // syncgc neither counted the dependent nor acted on it
+    String started = Events.await(client, owner, "SynchronousDeletionStarted").getMessage();
+    assertTrue(started.startsWith("Deleting 0 dependents"), "the invalid link is not counted: " + started);
+    String ref = dependent.getKind() + "/" + (dependent.getMetadata().getNamespace() == null ? ""
+        : dependent.getMetadata().getNamespace() + "/") + dependent.getMetadata().getName();
+    List<String> acted = operator.log().lines().filter(l -> l.contains("object=" + ref + " ")
+        && (l.contains("removed owner reference") || l.contains("deleted object"))).toList();
+    assertEquals(List.of(), acted, "syncgc never acted on the dependent through the invalid link");
   }
 
   /** A Widget annotated Synchronous and {@code key: value} gets an Event naming both. */
