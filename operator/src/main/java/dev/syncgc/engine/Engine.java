@@ -54,7 +54,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.discovery = discovery;
     this.informers = new ObjectInformers(client, settings.namespaces(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
-    this.reader = new MetadataReader(discovery, informers::tracks);
+    this.reader = new MetadataReader();
     this.barrier = new FreshnessBarrier(api, this::upserted);
     StepExecutor executor = new StepExecutor(graph, api, events, metrics, informers, barrier, queue,
         clock, settings.waitingEventInterval(), settings.recheckInterval(), PARALLEL_CALLS);
