@@ -56,7 +56,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.discovery = discovery;
     this.informers = new ObjectInformers(client, settings.namespaces(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
-    this.reader = new MetadataReader(discovery, informers::tracks);
+    this.reader = new MetadataReader();
     this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,
         metrics::unseenFound, System::nanoTime);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),

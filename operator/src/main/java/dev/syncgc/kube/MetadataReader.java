@@ -4,7 +4,6 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.model.Scope;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -13,18 +12,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 
-/** Turns an API object into the metadata the graph keeps, resolving owner kinds by discovery. */
+/**
+ * Turns an API object into the metadata the graph keeps. Owner kinds are not resolved here (the graph
+ * asks discovery when it judges a reference), so the watch path makes no discovery lookups.
+ */
 public final class MetadataReader {
-  private final Discovery discovery;
-  private final Predicate<String> trackedGroupKind;
-
-  public MetadataReader(Discovery discovery, Predicate<String> trackedGroupKind) {
-    this.discovery = discovery;
-    this.trackedGroupKind = trackedGroupKind;
-  }
-
   /** @param kind the kind it was listed or watched as (list items may not say) */
   public ObjectMetadata read(TrackedKind kind, HasMetadata object) {
     ObjectMeta m = object.getMetadata();
@@ -32,10 +25,8 @@ public final class MetadataReader {
         Interner.intern(m.getNamespace()), m.getName(), m.getUid());
     List<OwnerLink> owners = new ArrayList<>();
     for (OwnerReference o : m.getOwnerReferences()) {
-      Scope scope = discovery.scopeOf(o.getApiVersion(), o.getKind());
-      boolean tracked = trackedGroupKind.test(Discovery.groupOf(o.getApiVersion()) + "/" + o.getKind());
       owners.add(new OwnerLink(o.getUid(), Interner.intern(o.getApiVersion()),
-          Interner.intern(o.getKind()), o.getName(), scope, tracked));
+          Interner.intern(o.getKind()), o.getName()));
     }
     List<String> finalizers = new ArrayList<>();
     for (String f : m.getFinalizers()) {

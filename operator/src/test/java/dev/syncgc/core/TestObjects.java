@@ -1,6 +1,7 @@
 package dev.syncgc.core;
 
 import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
@@ -31,12 +32,44 @@ public final class TestObjects {
     return link(uid, Scope.NAMESPACED, true);
   }
 
+  /** A reference whose kind {@link #KINDS} knows to have this scope and to be tracked or not. */
   public static OwnerLink link(String uid, Scope scope, boolean tracked) {
-    return new OwnerLink(uid, "example.com/v1", "Widget", uid, scope, tracked);
+    String kind = switch (scope) {
+      case NAMESPACED -> "Widget";
+      case CLUSTER -> "ClusterWidget";
+      case UNKNOWN -> "UnservedWidget";
+    };
+    return new OwnerLink(uid, "example.com/v1", tracked ? kind : "Untracked" + kind, uid);
+  }
+
+  /**
+   * The kinds of the test world, told by their names: {@code Widget} (namespaced),
+   * {@code ClusterWidget} (cluster-scoped), {@code UnservedWidget} (not served); prefixed
+   * {@code Untracked} when syncgc does not watch them.
+   */
+  public static final KindInfo KINDS = new KindInfo() {
+    @Override
+    public Scope scope(OwnerLink link) {
+      String kind = link.kind().replaceFirst("^Untracked", "");
+      return switch (kind) {
+        case "Widget" -> Scope.NAMESPACED;
+        case "ClusterWidget" -> Scope.CLUSTER;
+        default -> Scope.UNKNOWN;
+      };
+    }
+
+    @Override
+    public boolean tracked(OwnerLink link) {
+      return !link.kind().startsWith("Untracked");
+    }
+  };
+
+  public static DependencyGraph graph() {
+    return new DependencyGraph(KINDS);
   }
 
   public static DependencyGraph graphOf(ObjectMetadata... objects) {
-    DependencyGraph graph = new DependencyGraph();
+    DependencyGraph graph = graph();
     for (ObjectMetadata o : objects) {
       graph.upsert(o);
     }

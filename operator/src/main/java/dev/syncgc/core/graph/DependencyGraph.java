@@ -58,10 +58,6 @@ public final class DependencyGraph {
   private final KindInfo kinds;
   private int observed;
 
-  public DependencyGraph() {
-    this(KindInfo.AS_RECORDED);
-  }
-
   public DependencyGraph(KindInfo kinds) {
     this.kinds = kinds;
   }

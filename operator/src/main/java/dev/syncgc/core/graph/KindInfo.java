@@ -12,16 +12,4 @@ public interface KindInfo {
 
   boolean tracked(OwnerLink link);
 
-  /** Trusts what was recorded in the link when it was read. */
-  KindInfo AS_RECORDED = new KindInfo() {
-    @Override
-    public Scope scope(OwnerLink link) {
-      return link.scope();
-    }
-
-    @Override
-    public boolean tracked(OwnerLink link) {
-      return link.tracked();
-    }
-  };
 }

@@ -1,11 +1,8 @@
 package dev.syncgc.core.model;
 
 /**
- * One entry of {@code metadata.ownerReferences}, with what discovery knows of the owner's kind.
- *
- * @param scope the owner kind's scope, {@link Scope#UNKNOWN} if the API server does not serve it
- * @param tracked whether syncgc watches the owner's kind; an untracked owner cannot be seen, so
- *     it is presumed solid
+ * One entry of {@code metadata.ownerReferences}. What the owner's kind is (its scope, whether syncgc
+ * watches it) is not recorded here: the graph asks {@code KindInfo} when it needs to know, so that a
+ * kind defined later (a new CRD) counts as soon as it is known.
  */
-public record OwnerLink(
-    String uid, String apiVersion, String kind, String name, Scope scope, boolean tracked) {}
+public record OwnerLink(String uid, String apiVersion, String kind, String name) {}

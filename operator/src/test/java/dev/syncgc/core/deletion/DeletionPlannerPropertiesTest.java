@@ -76,7 +76,7 @@ class DeletionPlannerPropertiesTest {
         }
         objects.put(uid(i, n), b.build());
       }
-      DependencyGraph graph = new DependencyGraph();
+      DependencyGraph graph = TestObjects.graph();
       objects.values().forEach(graph::upsert);
       return new World(objects, graph);
     }
@@ -87,7 +87,7 @@ class DeletionPlannerPropertiesTest {
 
     /** Whether Kubernetes honours the link, worked out from the world alone. */
     boolean valid(ObjectMetadata dependent, OwnerLink link) {
-      return switch (link.scope()) {
+      return switch (TestObjects.KINDS.scope(link)) {
         case UNKNOWN -> false;
         case CLUSTER -> true;
         case NAMESPACED -> {
@@ -100,7 +100,7 @@ class DeletionPlannerPropertiesTest {
 
     boolean solid(OwnerLink link) {
       ObjectMetadata owner = objects.get(link.uid());
-      return !link.tracked() || (owner != null && !owner.beingDeleted());
+      return !TestObjects.KINDS.tracked(link) || (owner != null && !owner.beingDeleted());
     }
 
     boolean validlyOwnedBy(ObjectMetadata d, String ownerUid) {

@@ -89,7 +89,7 @@ class DependencyGraphPropertiesTest {
   }
 
   private static DependencyGraph apply(List<Object> ops) {
-    DependencyGraph g = new DependencyGraph();
+    DependencyGraph g = TestObjects.graph();
     for (Object op : ops) {
       if (op instanceof ObjectMetadata m) {
         g.upsert(m);
@@ -140,10 +140,10 @@ class DependencyGraphPropertiesTest {
   }
 
   private static boolean valid(ObjectMetadata dependent, OwnerLink link, Map<String, ObjectMetadata> observed) {
-    if (link.scope() == Scope.UNKNOWN) {
+    if (TestObjects.KINDS.scope(link) == Scope.UNKNOWN) {
       return false;
     }
-    if (link.scope() == Scope.CLUSTER) {
+    if (TestObjects.KINDS.scope(link) == Scope.CLUSTER) {
       return true;
     }
     if (dependent.ref().namespace() == null) {

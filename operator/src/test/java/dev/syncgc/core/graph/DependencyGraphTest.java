@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
@@ -204,6 +205,35 @@ class DependencyGraphTest {
   }
 
   @Test
+  void kindsAreAskedWhenTheGraphIsQueriedNotWhenTheObjectWasRead() {
+    java.util.concurrent.atomic.AtomicBoolean served = new java.util.concurrent.atomic.AtomicBoolean(false);
+    KindInfo later = new KindInfo() {
+      @Override
+      public Scope scope(OwnerLink link) {
+        return served.get() ? Scope.NAMESPACED : Scope.UNKNOWN;
+      }
+
+      @Override
+      public boolean tracked(OwnerLink link) {
+        return served.get();
+      }
+    };
+    DependencyGraph g = new DependencyGraph(later);
+    g.upsert(obj("a").build());
+    g.upsert(obj("d").ownedBy("a").build());
+    OwnerLink toA = g.get("d").owners().get(0);
+    assertEquals(LinkValidity.UNKNOWN_KIND, g.validity(g.get("d"), toA));
+    assertEquals(List.of(), g.dependentsOf("a"));
+    assertEquals(OwnerState.PRESUMED_SOLID, g.ownerState(toA));
+
+    served.set(true); // the CRD was created after d was read
+
+    assertEquals(LinkValidity.VALID, g.validity(g.get("d"), toA));
+    assertEquals(List.of("d"), g.dependentsOf("a").stream().map(ObjectMetadata::uid).toList());
+    assertEquals(OwnerState.SOLID, g.ownerState(toA));
+  }
+
+  @Test
   void ownerStateIsAbsentOnceOwnerRemoved() {
     DependencyGraph g = graphOf(obj("a").build(), obj("d").ownedBy("a").build());
     OwnerLink toA = g.get("d").owners().get(0);
@@ -244,7 +274,7 @@ class DependencyGraphTest {
 
   @Test
   void objectSeenDeletedNeverComesBackFromALateListResult() {
-    DependencyGraph g = new DependencyGraph();
+    DependencyGraph g = TestObjects.graph();
     g.upsert(obj("d").ownedBy("x").rv(5).build());
     g.remove("d");
     assertEquals(Set.of(), g.upsert(obj("d").ownedBy("x").rv(4).build()));
