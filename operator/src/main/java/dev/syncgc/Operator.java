@@ -73,7 +73,11 @@ public final class Operator {
     http.start();
     log.info("serving health and metrics port={}", http.port());
 
-    KubeApi api = new KubeApi(client, new RateLimiter(config.qps, config.burst), metrics);
+    // syncgc's own calls are retried by the work queue, with backoff per object; an HTTP-level retry
+    // inside a worker would only hold the worker (a LIST failing with 500 took ~20 s of retries)
+    KubernetesClient apiClient = new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder(clientConfig).withRequestRetryBackoffLimit(0).build()).build();
+    KubeApi api = new KubeApi(apiClient, new RateLimiter(config.qps, config.burst), metrics);
     EventRecorder events = new EventRecorder(client, new RateLimiter(Math.max(5, config.qps / 4), 50),
         metrics, clock, Duration.ofMinutes(5), hostname());
     Discovery discovery = new Discovery(client, Duration.ofSeconds(10), clock);
@@ -120,6 +124,7 @@ public final class Operator {
       engine.close();
       events.close();
       http.close();
+      apiClient.close();
       client.close();
       stop.countDown();
     }, "shutdown"));

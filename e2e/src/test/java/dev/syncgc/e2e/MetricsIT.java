@@ -1,5 +1,6 @@
 package dev.syncgc.e2e;
 
+import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
 import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -111,6 +112,51 @@ class MetricsIT {
               + m.lines("syncgc_api_requests_total"));
     } finally {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), held), HOLD);
+    }
+  }
+
+  /**
+   * Only the deletion a user asked for is counted, once: not the owners inside its tree that syncgc
+   * put under deletion itself. A deletion switched to Background mid-way ends as handed_over, not as
+   * completed. An operator of its own, watching only this namespace, makes the counts exact.
+   */
+  @Test
+  void eachUserDeletionIsCountedOnceStartedAndOnceFinishedWithItsOutcome(TestNamespace ns) {
+    SharedOperator.pause();
+    try (OperatorProcess own = OperatorProcess.startReady("metrics-counting", "--namespaces", ns.name())) {
+      GenericKubernetesResource root = Widgets.create(client, ns.name(), "root").synchronous()
+          .applyAndAwaitFinalizer();
+      GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid").ownedBy(root).apply();
+      Widgets.create(client, ns.name(), "leaf").ownedBy(mid).apply();
+      GenericKubernetesResource switched = Widgets.create(client, ns.name(), "switched").synchronous()
+          .applyAndAwaitFinalizer();
+      Widgets.create(client, ns.name(), "held").ownedBy(switched).finalizer(HOLD).apply();
+
+      Widgets.widget(client, ns.name(), "root").delete();
+      Widgets.widget(client, ns.name(), "switched").delete();
+      await("root's tree gone").atMost(DEADLINE).until(() -> gone(ns, "root") && gone(ns, "mid") && gone(ns, "leaf"));
+      Events.await(client, switched, "SynchronousDeletionStarted");
+      Widgets.widget(client, ns.name(), "switched").edit(w -> {
+        w.getMetadata().getAnnotations().put(PROPAGATION, "Background");
+        return w;
+      });
+      await("switched owner handed over").atMost(DEADLINE).until(() -> gone(ns, "switched"));
+      Events.await(client, switched, "SynchronousDeletionHandedOver");
+
+      AtomicReference<Metrics> last = new AtomicReference<>();
+      await("finished counted").atMost(DEADLINE).pollInterval(Duration.ofMillis(250)).until(() -> {
+        last.set(Metrics.parse(own.metrics()));
+        return last.get().sum("syncgc_deletions_finished_total", Map.of("outcome", "handed_over")).orElse(0) >= 1;
+      });
+      Metrics m = last.get();
+      assertEquals(2.0, m.sum("syncgc_deletions_started_total", Map.of()).orElse(0), m.lines("syncgc_deletions_started_total").toString());
+      assertEquals(1.0, m.sum("syncgc_deletions_finished_total", Map.of("outcome", "completed")).orElse(0),
+          "the root only, not mid: " + m.lines("syncgc_deletions_finished_total"));
+      assertEquals(1.0, m.sum("syncgc_deletions_finished_total", Map.of("outcome", "handed_over")).orElse(0),
+          m.lines("syncgc_deletions_finished_total").toString());
+    } finally {
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
+      SharedOperator.resume();
     }
   }
 

@@ -77,6 +77,12 @@ public class OperatorConfig implements Callable<Integer> {
       description = "A waiting owner is looked at again at least this often (default: ${DEFAULT-VALUE}).")
   public Duration recheckInterval;
 
+  @Option(names = "--initial-list-timeout", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_INITIAL_LIST_TIMEOUT:-60s}",
+      description = "Start-up waits at most this long for a kind whose list keeps failing (a conversion webhook"
+          + " down), then starts without it and keeps retrying (default: ${DEFAULT-VALUE}).")
+  public Duration initialListTimeout;
+
   @Option(names = "--leader-election", defaultValue = "${env:SYNCGC_LEADER_ELECTION:-false}",
       description = "Elect one active replica through a Lease; the others stand by with a warm graph (env SYNCGC_LEADER_ELECTION).")
   public boolean leaderElection;
@@ -125,7 +131,7 @@ public class OperatorConfig implements Callable<Integer> {
   public EngineSettings engineSettings() {
     Set<String> ns = new LinkedHashSet<>(clean(namespaces));
     return new EngineSettings(workers, ns, defaultTimeout, timeoutPerDependent, waitingEventInterval,
-        recheckInterval);
+        recheckInterval, initialListTimeout);
   }
 
   private static List<String> clean(List<String> values) {

@@ -54,7 +54,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
       Function<String, Map<String, String>> namespaceLabels) {
     this.workerCount = settings.workers();
     this.discovery = discovery;
-    this.informers = new ObjectInformers(client, settings.namespaces(), this);
+    this.informers = new ObjectInformers(client, settings.namespaces(), settings.initialListTimeout(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
     this.reader = new MetadataReader();
     this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,

@@ -9,6 +9,7 @@ import java.util.Set;
  * @param namespaces namespaces whose namespaced objects are tracked; empty for all
  * @param waitingEventInterval at most one WaitingForDependents Event per owner per interval
  * @param recheckInterval an owner that waits is looked at again at least this often
+ * @param initialListTimeout start-up goes on without a kind whose initial list is not done by then
  */
 public record EngineSettings(
     int workers,
@@ -16,4 +17,5 @@ public record EngineSettings(
     Duration timeoutBase,
     Duration timeoutPerDependent,
     Duration waitingEventInterval,
-    Duration recheckInterval) {}
+    Duration recheckInterval,
+    Duration initialListTimeout) {}

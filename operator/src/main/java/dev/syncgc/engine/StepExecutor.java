@@ -267,7 +267,10 @@ final class StepExecutor {
   }
 
   private void waitFor(ObjectMetadata owner, Step.Wait s) {
-    Duration recheck = reporter.waiting(owner, s, recheckInterval);
+    boolean unverified = s.blockers().stream().anyMatch(b -> b.ref() == null);
+    // a kind that could not be listed is tried again as soon as its failure is no longer remembered
+    Duration recheck = reporter.waiting(owner, s, unverified && FreshnessBarrier.FAILURE_MEMORY.compareTo(
+        recheckInterval) < 0 ? FreshnessBarrier.FAILURE_MEMORY : recheckInterval);
     Duration untilDeadline = Duration.between(clock.instant(), s.deadline());
     queue.addAfter(owner.uid(), untilDeadline.compareTo(recheck) < 0 ? untilDeadline : recheck);
   }

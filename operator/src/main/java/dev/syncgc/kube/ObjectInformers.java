@@ -28,8 +28,6 @@ import org.slf4j.LoggerFactory;
 public final class ObjectInformers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ObjectInformers.class);
   private static final Duration DELIVERY_DEADLINE = Duration.ofMinutes(5);
-  /** Start-up waits this long for a kind whose list keeps failing, then goes on without it. */
-  static final Duration LIST_DEADLINE = Duration.ofSeconds(60);
   /**
    * Test hook, off unless set: {@code Kind=millis} delays every event of that kind by that much
    * (in order), to make the race between watches of different kinds happen on purpose.
@@ -50,6 +48,7 @@ public final class ObjectInformers implements AutoCloseable {
 
   private final KubernetesClient client;
   private final Set<String> namespaces;
+  private final Duration initialListTimeout;
   private final ObjectEvents sink;
   private final Map<String, TrackedKind> kinds = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Void>> syncedFutures = new ConcurrentHashMap<>();
@@ -59,8 +58,14 @@ public final class ObjectInformers implements AutoCloseable {
   private final EventDelay delay = EventDelay.fromEnvironment(System.getenv(DELAY_ENV));
 
   /** @param namespaces the namespaces to watch; empty for all */
-  public ObjectInformers(KubernetesClient client, Set<String> namespaces, ObjectEvents sink) {
+  /**
+   * @param initialListTimeout start-up waits this long for a kind whose list keeps failing, then goes
+   *     on without it (the informer keeps retrying)
+   */
+  public ObjectInformers(KubernetesClient client, Set<String> namespaces, Duration initialListTimeout,
+      ObjectEvents sink) {
     this.client = client;
+    this.initialListTimeout = initialListTimeout;
     this.namespaces = namespaces;
     this.sink = sink;
   }
@@ -107,12 +112,12 @@ public final class ObjectInformers implements AutoCloseable {
       CompletableFuture<Void> listed = informer.start().toCompletableFuture()
           .thenCompose(v -> delivered(delivered, store.size(), kind));
       synced.add(CompletableFuture.anyOf(listed, refused).thenApply(v -> (Void) null)
-          .orTimeout(LIST_DEADLINE.toSeconds(), TimeUnit.SECONDS)
+          .orTimeout(initialListTimeout.toMillis(), TimeUnit.MILLISECONDS)
           .exceptionally(t -> {
             // e.g. a conversion webhook down: the graph lacks this kind, so the freshness check of
             // every owner that may have such dependents fails and reports it until the list succeeds
             log.error("initial list of kind={} not done after {}s; starting without it, retrying in the"
-                + " background", kind, LIST_DEADLINE.toSeconds());
+                + " background", kind, initialListTimeout.toSeconds());
             return null;
           }));
     }
