@@ -175,7 +175,7 @@ class EdgeIT {
     return new FreshnessBarrier(kubeApi, Set.of(), graph::knows, (kind, item) -> {
       fed.add(item.getMetadata().getName());
       graph.upsert(new MetadataReader().read(kind, item));
-    }, n -> { }, now::get);
+    }, n -> { }, now::get, Runnable::run);
   }
 
   /** A graph in which every owner kind is a tracked, namespaced one. */

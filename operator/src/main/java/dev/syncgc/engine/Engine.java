@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,11 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private final MetadataReader reader;
   private final FreshnessBarrier barrier;
   private final ParallelCalls calls;
+  private final ExecutorService listPool = Executors.newFixedThreadPool(16, r -> {
+    Thread t = new Thread(r, "freshness-list");
+    t.setDaemon(true);
+    return t;
+  });
   private final StepExecutor executor;
   private final ObjectSync sync;
   private final int workerCount;
@@ -58,7 +65,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
     this.reader = new MetadataReader();
     this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,
-        metrics::unseenFound, System::nanoTime);
+        metrics::unseenFound, System::nanoTime, listPool);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
         informers::refusedKinds);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
@@ -180,6 +187,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   public void close() {
     queue.shutdown();
     calls.close();
+    listPool.shutdownNow();
     informers.close();
   }
 }

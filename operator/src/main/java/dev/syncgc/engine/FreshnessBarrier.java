@@ -13,7 +13,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
@@ -58,15 +61,19 @@ final class FreshnessBarrier {
   private final Map<String, Long> listSentAt = new ConcurrentHashMap<>();
   private final Map<String, Failure> failures = new ConcurrentHashMap<>();
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final Executor lists;
 
   /**
    * @param namespaces the watched namespaces, empty for all: nothing outside them is listed or fed
    * @param known whether the graph knows an object (uid) at a resourceVersion or later, or saw it go
    * @param feed where objects found by a LIST go: into the graph, as if watched
    * @param found counts the objects fed (a metric)
+   * @param lists runs the LISTs of one check in parallel
    */
   FreshnessBarrier(KubeApi api, Set<String> namespaces, BiPredicate<String, Long> known,
-      BiConsumer<TrackedKind, GenericKubernetesResource> feed, IntConsumer found, LongSupplier nanoTime) {
+      BiConsumer<TrackedKind, GenericKubernetesResource> feed, IntConsumer found, LongSupplier nanoTime,
+      Executor lists) {
+    this.lists = lists;
     this.api = api;
     this.namespaces = Set.copyOf(namespaces);
     this.known = known;
@@ -97,16 +104,26 @@ final class FreshnessBarrier {
       return List.of();
     }
     long seenAt = deletionSeen.computeIfAbsent(owner.uid(), k -> nanoTime.getAsLong());
-    List<Blocker> unverified = new ArrayList<>();
+    List<CompletableFuture<String>> checks = new ArrayList<>();
     for (TrackedKind kind : kinds) {
       if (owner.ref().namespaced() && !kind.namespaced()) {
         continue; // a cluster-scoped object cannot have a namespaced owner
       }
       for (String namespace : scopes(owner, kind)) {
-        String reason = listedAfter(kind, namespace, seenAt);
-        if (reason != null) {
-          unverified.add(Blocker.unverified(reason));
-        }
+        // kinds are listed in parallel: the check costs the slowest LIST, not their sum
+        checks.add(CompletableFuture.supplyAsync(() -> listedAfter(kind, namespace, seenAt), lists));
+      }
+    }
+    List<Blocker> unverified = new ArrayList<>();
+    for (CompletableFuture<String> check : checks) {
+      String reason;
+      try {
+        reason = check.join();
+      } catch (CompletionException e) {
+        reason = "checking for dependents not seen yet failed: " + e.getCause();
+      }
+      if (reason != null) {
+        unverified.add(Blocker.unverified(reason));
       }
     }
     if (unverified.isEmpty()) {
