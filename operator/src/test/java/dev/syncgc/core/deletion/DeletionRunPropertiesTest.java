@@ -74,11 +74,11 @@ class DeletionRunPropertiesTest {
     @Override
     public void removed(String uid, Set<String> unit, Map<String, ObjectMetadata> before,
         Map<String, ObjectMetadata> after) {
-      Set<String> ring = new HashSet<>(new BruteForce(before).ring(uid));
+      BruteForce then = new BruteForce(before); // links judged while the owner was there
+      Set<String> ring = new HashSet<>(then.ring(uid));
       ring.addAll(unit);
-      BruteForce now = new BruteForce(after);
       for (ObjectMetadata d : after.values()) {
-        if (!ring.contains(d.uid()) && now.validlyOwnedBy(d, uid) && garbage.contains(d.uid())) {
+        if (!ring.contains(d.uid()) && then.validlyOwnedBy(d, uid) && garbage.contains(d.uid())) {
           problems.add(uid + " gone before its dependent " + d.uid());
         }
       }
