@@ -72,6 +72,23 @@ class HelmChartIT {
     assertFalse(result.stdout().contains("[WARNING]") || result.stdout().contains("[ERROR]"), result.describe());
   }
 
+  /**
+   * {@code helm template} without a cluster assumes Kubernetes v1.20.0, which the chart's
+   * {@code kubeVersion} refuses before any template renders: the README and Chart.yaml tell users
+   * to pass {@code --kube-version}, which every render in this class does ({@link Helm#template}).
+   */
+  @Test
+  void renderingWithoutAClusterNeedsKubeVersionAndTheRefusalNamesTheConstraint() {
+    ProcessRunner.Result without = helm.templateWithoutKubeVersion();
+    assertFalse(without.ok(), without.describe());
+    assertTrue(without.stderr().contains("kubeVersion: >=1.29.0-0")
+        && without.stderr().contains("v1.20.0"), without.describe());
+
+    ProcessRunner.Result with = helm.template("");
+    assertTrue(with.ok(), with.describe());
+    assertTrue(String.join(" ", with.command()).contains("--kube-version " + Helm.KUBE_VERSION), with.describe());
+  }
+
   @Test
   void defaultRenderHoldsTheOperatorAndItsRbacInTheReleaseNamespace() {
     Rendered r = helm.render();

@@ -84,7 +84,10 @@ final class DeletionReporter {
   void released(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
     Duration took = Duration.between(owner.deletionTimestamp(), clock.instant());
     String tookText = String.format("%.1fs", took.toMillis() / 1000.0);
-    boolean counted = root(owner) && (outcome != Outcome.HANDED_OVER || owner.annotation(Names.DEADLINE) != null);
+    // an owner kept past its deadline (on-timeout: Keep) was counted and reported as timed out then
+    boolean timedOutBefore = owner.annotation(Names.TIMED_OUT) != null;
+    boolean counted = root(owner) && !timedOutBefore
+        && (outcome != Outcome.HANDED_OVER || owner.annotation(Names.DEADLINE) != null);
     if (counted) {
       metrics.finished(outcome, took);
     }
@@ -98,6 +101,10 @@ final class DeletionReporter {
         }
       }
       case TIMED_OUT -> {
+        if (timedOutBefore) {
+          log.info("released after a kept timeout object={} uid={} took={}", owner.ref(), owner.uid(), tookText);
+          return;
+        }
         String blockers = describe(remaining);
         log.warn("synchronous deletion timed out object={} uid={} took={} remaining=\"{}\"", owner.ref(),
             owner.uid(), tookText, blockers);
@@ -117,6 +124,20 @@ final class DeletionReporter {
         }
       }
     }
+  }
+
+  /** The deadline passed and the owner stays marked as deleted ({@code on-timeout: Keep}). */
+  void keptAfterTimeout(ObjectMetadata owner, List<Blocker> remaining) {
+    Duration took = Duration.between(owner.deletionTimestamp(), clock.instant());
+    String tookText = String.format("%.1fs", took.toMillis() / 1000.0);
+    if (root(owner)) {
+      metrics.finished(Outcome.TIMED_OUT, took);
+    }
+    String blockers = describe(remaining);
+    log.warn("synchronous deletion timed out, owner kept object={} uid={} took={} remaining=\"{}\"", owner.ref(),
+        owner.uid(), tookText, blockers);
+    events.warning(owner.ref(), "SynchronousDeletionTimedOut", "Deadline passed after " + tookText + "; kept ("
+        + Names.ON_TIMEOUT + ": Keep) until its dependents are gone: " + blockers);
   }
 
   void cycleReleased(ObjectMetadata owner, Step.ReleaseCycle s) {
@@ -149,8 +170,12 @@ final class DeletionReporter {
     }
     if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
       lastWaitingEvent.put(owner.uid(), now);
+      String wave = s.wave().isPresent() ? " (deletion wave " + s.wave().getAsInt() + " first)" : "";
+      if (owner.annotation(Names.TIMED_OUT) != null) {
+        wave += ", past the deadline (" + Names.ON_TIMEOUT + ": Keep)";
+      }
       events.normal(owner.ref(), "WaitingForDependents", "Waiting for " + s.remaining() + " dependent"
-          + (s.remaining() == 1 ? "" : "s") + ": " + describe(s.blockers()));
+          + (s.remaining() == 1 ? "" : "s") + wave + ": " + describe(s.blockers()));
     }
     return recheck;
   }

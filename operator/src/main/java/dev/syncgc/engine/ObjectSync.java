@@ -102,8 +102,8 @@ final class ObjectSync {
     boolean touchesDependents = mode != Propagation.BACKGROUND && !object.hasFinalizer(Names.ORPHAN_FINALIZER);
     // before anything is deleted or let go: has the graph seen every dependent there is?
     List<Blocker> unverified = touchesDependents ? barrier.verify(object, informers.listableKinds()) : List.of();
-    List<Step> steps = planner.plan(graph, object, mode, settings.timeout(), clock.instant(),
-        executor::lastFailure, unverified);
+    List<Step> steps = planner.plan(graph, object, mode, settings.timeout(), settings.onTimeoutOrDefault(),
+        clock.instant(), executor::lastFailure, unverified, d -> policies.settingsOf(d).wave());
     return executor.run(object, settings, steps) == StepExecutor.Next.DONE;
   }
 
@@ -165,7 +165,8 @@ final class ObjectSync {
         log.warn("invalid annotation object={} uid={} annotation={} value=\"{}\" reason=\"{}\"",
             object.ref(), object.uid(), i.annotation(), i.value(), i.reason());
         events.warning(object.ref(), "InvalidAnnotation", i.message()
-            + (i.annotation().equals(Names.PROPAGATION) ? lastValid(object) : "; ignored"));
+            + (i.annotation().equals(Names.PROPAGATION) ? lastValid(object)
+            : i.annotation().equals(Names.DELETION_WAVE) ? "" : "; ignored"));
       }
     }
   }

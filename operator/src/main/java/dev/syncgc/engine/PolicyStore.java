@@ -35,7 +35,7 @@ final class PolicyStore implements PolicyReconciler.Policies {
 
   DeletionSettings settingsOf(ObjectMetadata object) {
     DeletionSettings own = DeletionSettings.fromAnnotations(object.annotations());
-    return decide(object).map(p -> own.orElse(p.settings())).orElse(own);
+    return decide(object).map(p -> own.orElse(p.settingsFor(object))).orElse(own);
   }
 
   private Optional<Policy> decide(ObjectMetadata object) {

@@ -12,6 +12,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
@@ -93,6 +94,10 @@ final class StepExecutor {
         if (!r.ok()) {
           return Next.RETRY; // without a recorded deadline nothing else may start
         }
+      } else if (step instanceof Step.TimedOut timedOut) {
+        if (keptAfterTimeout(owner, timedOut) == Next.RETRY) {
+          return Next.RETRY; // reported once: only once the mark is on the owner
+        }
       } else if (step instanceof Step.DropReference drop) {
         more |= !addTo(batch, () -> dropReference(drop.dependent(), owner));
       } else if (step instanceof Step.DeleteDependent delete) {
@@ -144,6 +149,20 @@ final class StepExecutor {
     return r;
   }
 
+  /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
+  private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
+    Result r = api.patch(kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
+        Patches.setAnnotations(Map.of(Names.TIMED_OUT, clock.instant().toString())));
+    if (r.ok()) {
+      reporter.keptAfterTimeout(owner, s.remaining());
+      return Next.DONE;
+    }
+    if (!r.gone()) {
+      reporter.failed(owner.ref(), owner.uid(), "marking the timeout: " + r.message());
+    }
+    return Next.RETRY;
+  }
+
   private Next dropReference(ObjectMetadata dependent, ObjectMetadata owner) {
     Result r = api.patch(kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
         Patches.removeOwnerReference(dependent, owner.uid()));
@@ -171,6 +190,9 @@ final class StepExecutor {
       }
       if (settings.gracePeriodSeconds().isPresent() && d.annotation(Names.GRACE_PERIOD) == null) {
         annotations.put(Names.GRACE_PERIOD, settings.gracePeriodSeconds().get().toString());
+      }
+      if (settings.onTimeoutOrDefault() == OnTimeout.KEEP && d.annotation(Names.ON_TIMEOUT) == null) {
+        annotations.put(Names.ON_TIMEOUT, OnTimeout.KEEP.value()); // kept past the deadline like its owner
       }
       Result r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
       if (r.gone()) {

@@ -28,6 +28,10 @@ public class PolicySpec {
   @JsonPropertyDescription("Grace period passed on every DELETE of the cascade.")
   private Long gracePeriodSeconds;
 
+  @JsonPropertyDescription("What the deadline does: Release (default) lets the owner go with its dependents"
+      + " remaining; Keep keeps it marked as deleted until they are gone.")
+  private String onTimeout;
+
   @JsonPropertyDescription("When several policies match an object, the highest priority wins; on a tie, the name first in order.")
   private Integer priority;
 
@@ -79,6 +83,14 @@ public class PolicySpec {
     this.gracePeriodSeconds = gracePeriodSeconds;
   }
 
+  public String getOnTimeout() {
+    return onTimeout;
+  }
+
+  public void setOnTimeout(String onTimeout) {
+    this.onTimeout = onTimeout;
+  }
+
   public Integer getPriority() {
     return priority;
   }
@@ -96,6 +108,10 @@ public class PolicySpec {
     @JsonPropertyDescription("Kind, or \"*\" for every kind of the group.")
     private String kind;
 
+    @JsonPropertyDescription("Deletion wave of these objects among their owner's dependents (the highest"
+        + " wave is deleted first); the syncgc.dev/deletion-wave annotation wins. Default 0.")
+    private Integer deletionWave;
+
     public String getGroup() {
       return group;
     }
@@ -110,6 +126,14 @@ public class PolicySpec {
 
     public void setKind(String kind) {
       this.kind = kind;
+    }
+
+    public Integer getDeletionWave() {
+      return deletionWave;
+    }
+
+    public void setDeletionWave(Integer deletionWave) {
+      this.deletionWave = deletionWave;
     }
   }
 }

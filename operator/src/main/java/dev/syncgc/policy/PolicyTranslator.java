@@ -4,6 +4,7 @@ import dev.syncgc.core.policy.Policy;
 import dev.syncgc.core.policy.Selector;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.GoDuration;
+import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
@@ -40,7 +41,8 @@ final class PolicyTranslator {
       if (k.getKind() == null || k.getKind().isBlank()) {
         throw new InvalidPolicy("spec.kinds: every entry needs a kind (or \"*\")");
       }
-      kinds.add(new Policy.GroupKind(k.getGroup() == null ? "" : k.getGroup(), k.getKind()));
+      kinds.add(new Policy.GroupKind(k.getGroup() == null ? "" : k.getGroup(), k.getKind(),
+          Optional.ofNullable(k.getDeletionWave())));
     }
     Propagation propagation = Propagation.parse(spec.getPropagation()).orElseThrow(() -> new InvalidPolicy(
         "spec.propagation '" + spec.getPropagation() + "' must be one of Synchronous, Orphan, Background"));
@@ -55,8 +57,13 @@ final class PolicyTranslator {
     if (spec.getGracePeriodSeconds() != null && spec.getGracePeriodSeconds() < 0) {
       throw new InvalidPolicy("spec.gracePeriodSeconds must not be negative");
     }
-    DeletionSettings settings = new DeletionSettings(Optional.of(propagation), timeout,
-        Optional.ofNullable(spec.getGracePeriodSeconds()), List.of());
+    Optional<OnTimeout> onTimeout = Optional.empty();
+    if (spec.getOnTimeout() != null) {
+      onTimeout = Optional.of(OnTimeout.parse(spec.getOnTimeout()).orElseThrow(() -> new InvalidPolicy(
+          "spec.onTimeout '" + spec.getOnTimeout() + "' must be Release or Keep")));
+    }
+    DeletionSettings settings = DeletionSettings.of(propagation, timeout,
+        Optional.ofNullable(spec.getGracePeriodSeconds()), onTimeout);
     return new Policy(resource.getMetadata().getName(), spec.getPriority() == null ? 0 : spec.getPriority(),
         kinds, selector("spec.namespaceSelector", spec.getNamespaceSelector()),
         selector("spec.selector", spec.getSelector()), settings);

@@ -80,6 +80,11 @@ public final class Helm {
     }
   }
 
+  /** {@code helm template} as a user without a cluster would first type it: no {@code --kube-version}. */
+  public Result templateWithoutKubeVersion() {
+    return run(List.of("template", RELEASE, chart.toString(), "--namespace", NAMESPACE));
+  }
+
   /** Renders the chart, which must succeed, and parses every document. */
   public Rendered renderValues(String valuesYaml, String... args) {
     Result result = template(valuesYaml, args);

@@ -4,6 +4,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalInt;
 
 /** One thing the I/O edge must do for an owner under deletion. */
 public sealed interface Step {
@@ -27,9 +28,23 @@ public sealed interface Step {
   record ReleaseCycle(List<ObjectMetadata> members, List<ObjectRef> path) implements Step {}
 
   /**
+   * The deadline passed and the owner is kept ({@code syncgc.dev/on-timeout: Keep}): report it once
+   * (Event, metric, and a mark on the owner so that it is not reported again), then go on.
+   */
+  record TimedOut(List<Blocker> remaining) implements Step {}
+
+  /**
    * Nothing more to do now; look again when a dependent changes, or at the deadline.
    *
-   * @param remaining how many dependents are left; {@code blockers} names at most ten of them
+   * @param remaining how many dependents are left; {@code blockers} names at most ten of them, those
+   *     of the wave being deleted first
+   * @param deadline look again by then at the latest; {@link Instant#MAX} once a kept owner's
+   *     deadline has passed
+   * @param wave the deletion wave being waited for, when the dependents are not all in wave 0
    */
-  record Wait(List<Blocker> blockers, int remaining, Instant deadline) implements Step {}
+  record Wait(List<Blocker> blockers, int remaining, Instant deadline, OptionalInt wave) implements Step {
+    public Wait(List<Blocker> blockers, int remaining, Instant deadline) {
+      this(blockers, remaining, deadline, OptionalInt.empty());
+    }
+  }
 }

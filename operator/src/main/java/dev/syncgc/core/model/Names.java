@@ -7,6 +7,10 @@ public final class Names {
   public static final String PROPAGATION = "syncgc.dev/propagation";
   public static final String TIMEOUT = "syncgc.dev/timeout";
   public static final String GRACE_PERIOD = "syncgc.dev/grace-period-seconds";
+  /** On a dependent: among its owner's dependents, the highest wave is deleted first. */
+  public static final String DELETION_WAVE = "syncgc.dev/deletion-wave";
+  /** On an owner: {@code Release} (default) or {@code Keep} when the deadline passes. */
+  public static final String ON_TIMEOUT = "syncgc.dev/on-timeout";
   /** When the running synchronous deletion gives up (RFC 3339); written when it starts. */
   public static final String DEADLINE = "syncgc.dev/deadline";
   /**
@@ -15,6 +19,8 @@ public final class Names {
    * when no policy decides for it at the time (a policy deleted, or not loaded yet).
    */
   public static final String LAST_VALID_PROPAGATION = "syncgc.dev/last-valid-propagation";
+  /** When the deadline of an owner kept past it ({@code on-timeout: Keep}) was reported (RFC 3339). */
+  public static final String TIMED_OUT = "syncgc.dev/timed-out";
   /** On a dependent that syncgc put under synchronous deletion: the uid of the owner. */
   public static final String CASCADED_FROM = "syncgc.dev/cascaded-from";
   /** Kubernetes' own finalizers, set by kubectl delete --cascade=orphan|foreground. */

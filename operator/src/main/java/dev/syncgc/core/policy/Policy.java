@@ -5,6 +5,7 @@ import dev.syncgc.core.settings.DeletionSettings;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A validated GarbageCollectionPolicy: which objects it opts in, and with what settings.
@@ -24,7 +25,12 @@ public record Policy(
   public static final Comparator<Policy> PRECEDENCE =
       Comparator.comparingInt(Policy::priority).reversed().thenComparing(Policy::name);
 
-  public record GroupKind(String group, String kind) {
+  /** @param deletionWave the wave of the objects of this kind, if the policy gives one */
+  public record GroupKind(String group, String kind, Optional<Integer> deletionWave) {
+    public GroupKind(String group, String kind) {
+      this(group, kind, Optional.empty());
+    }
+
     public boolean matches(String objectGroup, String objectKind) {
       return group.equals(objectGroup) && (kind.equals("*") || kind.equals(objectKind));
     }
@@ -32,6 +38,20 @@ public record Policy(
 
   public Policy {
     kinds = List.copyOf(kinds);
+  }
+
+  /**
+   * The settings this policy gives a matched object: its own, with the deletion wave of the kind
+   * entry that names the object's kind exactly, else of the first {@code "*"} entry of its group.
+   */
+  public DeletionSettings settingsFor(ObjectMetadata object) {
+    String group = object.ref().group();
+    Optional<Integer> wave = kinds.stream()
+        .filter(k -> k.group().equals(group) && k.kind().equals(object.ref().kind()))
+        .findFirst()
+        .or(() -> kinds.stream().filter(k -> k.matches(group, object.ref().kind())).findFirst())
+        .flatMap(GroupKind::deletionWave);
+    return settings.withDeletionWave(wave);
   }
 
   /**

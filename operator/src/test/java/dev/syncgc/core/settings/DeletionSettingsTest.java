@@ -53,6 +53,8 @@ class DeletionSettingsTest {
     "syncgc.dev/timeout, 10",
     "syncgc.dev/grace-period-seconds, -1",
     "syncgc.dev/grace-period-seconds, ten",
+    "syncgc.dev/on-timeout, keep",
+    "syncgc.dev/on-timeout, Forever",
   })
   void invalidValueIsReportedAndLeavesItsFieldEmpty(String annotation, String value) {
     DeletionSettings s = DeletionSettings.fromAnnotations(Map.of(annotation, value));
@@ -66,6 +68,7 @@ class DeletionSettingsTest {
     assertEquals(Optional.empty(), s.propagation());
     assertEquals(Optional.empty(), s.timeout());
     assertEquals(Optional.empty(), s.gracePeriodSeconds());
+    assertEquals(Optional.empty(), s.onTimeout());
   }
 
   @Test
@@ -84,8 +87,8 @@ class DeletionSettingsTest {
   void orElseKeepsAnnotationValuesOverFallback() {
     DeletionSettings annotated = DeletionSettings.fromAnnotations(Map.of(
         Names.PROPAGATION, "Orphan", Names.TIMEOUT, "5m", Names.GRACE_PERIOD, "1"));
-    DeletionSettings policy = new DeletionSettings(Optional.of(Propagation.SYNCHRONOUS),
-        Optional.of(Duration.ofHours(1)), Optional.of(60L), List.of());
+    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS,
+        Optional.of(Duration.ofHours(1)), Optional.of(60L), Optional.of(OnTimeout.KEEP)).withDeletionWave(Optional.of(3));
 
     DeletionSettings s = annotated.orElse(policy);
 
@@ -97,8 +100,8 @@ class DeletionSettingsTest {
   @Test
   void orElseFillsMissingAndInvalidFieldsFromFallback() {
     DeletionSettings annotated = DeletionSettings.fromAnnotations(Map.of(Names.TIMEOUT, "never"));
-    DeletionSettings policy = new DeletionSettings(Optional.of(Propagation.SYNCHRONOUS),
-        Optional.of(Duration.ofHours(1)), Optional.of(60L), List.of());
+    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS,
+        Optional.of(Duration.ofHours(1)), Optional.of(60L), Optional.of(OnTimeout.KEEP)).withDeletionWave(Optional.of(3));
 
     DeletionSettings s = annotated.orElse(policy);
 
@@ -106,5 +109,46 @@ class DeletionSettingsTest {
     assertEquals(Optional.of(Duration.ofHours(1)), s.timeout());
     assertEquals(Optional.of(60L), s.gracePeriodSeconds());
     assertEquals(annotated.invalid(), s.invalid());
+  }
+
+  @Test
+  void readsDeletionWaveAndOnTimeout() {
+    DeletionSettings s = DeletionSettings.fromAnnotations(Map.of(
+        Names.DELETION_WAVE, "-2", Names.ON_TIMEOUT, "Keep"));
+
+    assertEquals(-2, s.wave());
+    assertEquals(OnTimeout.KEEP, s.onTimeoutOrDefault());
+    assertEquals(List.of(), s.invalid());
+  }
+
+  @Test
+  void defaultsAreWaveZeroAndRelease() {
+    assertEquals(0, DeletionSettings.NONE.wave());
+    assertEquals(OnTimeout.RELEASE, DeletionSettings.NONE.onTimeoutOrDefault());
+  }
+
+  @ParameterizedTest(name = "deletion-wave={0} is invalid and counts as 0, even over a policy''s wave")
+  @CsvSource({"first", "1.5", "''", "99999999999"})
+  void invalidWaveIsReportedAndCountsAsZero(String value) {
+    DeletionSettings s = DeletionSettings.fromAnnotations(Map.of(Names.DELETION_WAVE, value));
+
+    assertEquals(List.of(Names.DELETION_WAVE), s.invalid().stream().map(InvalidSetting::annotation).toList());
+    assertEquals(0, s.wave());
+    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(),
+        Optional.empty()).withDeletionWave(Optional.of(7));
+    assertEquals(0, s.orElse(policy).wave());
+  }
+
+  @Test
+  void orElseTakesWaveAndOnTimeoutFromFallbackOnlyWhenMissing() {
+    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(),
+        Optional.of(OnTimeout.KEEP)).withDeletionWave(Optional.of(7));
+
+    assertEquals(7, DeletionSettings.NONE.orElse(policy).wave());
+    assertEquals(OnTimeout.KEEP, DeletionSettings.NONE.orElse(policy).onTimeoutOrDefault());
+    DeletionSettings own = DeletionSettings.fromAnnotations(Map.of(
+        Names.DELETION_WAVE, "1", Names.ON_TIMEOUT, "Release"));
+    assertEquals(1, own.orElse(policy).wave());
+    assertEquals(OnTimeout.RELEASE, own.orElse(policy).onTimeoutOrDefault());
   }
 }

@@ -1,0 +1,183 @@
+package dev.syncgc.core.deletion;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.graph.OwnerState;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.settings.Propagation;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+
+/**
+ * Whether a dependent of an owner under synchronous deletion is kept by another owner (SPEC
+ * "Synchronous deletion", step 2). One instance serves one plan: rings are worked out once.
+ */
+final class Keepers {
+  /** What the dependent's other owners do for it. */
+  enum Keeper {
+    /** Nothing: it goes with the owner. */
+    NONE,
+    /** A solid owner keeps it: only the reference to the owner is removed. */
+    SOLID,
+    /** Kept only by owners that this cascade is about to delete: neither released nor deleted yet. */
+    DOOMED
+  }
+
+  private final DependencyGraph graph;
+  private final ToIntFunction<ObjectMetadata> waveOf;
+  private final Map<String, Support> supportByMember = new HashMap<>();
+
+  Keepers(DependencyGraph graph, ToIntFunction<ObjectMetadata> waveOf) {
+    this.graph = graph;
+    this.waveOf = waveOf;
+  }
+
+  /** What keeps {@code d} besides the owner {@code ownerUid}. */
+  Keeper otherKeeper(ObjectMetadata d, String ownerUid) {
+    Keeper result = Keeper.NONE;
+    Ring ring = null;
+    for (OwnerLink link : d.owners()) {
+      if (link.uid().equals(ownerUid)) {
+        continue;
+      }
+      Keeper k = linkKeeper(d, link);
+      ObjectMetadata other = graph.get(link.uid());
+      if (k != Keeper.NONE && other != null && graph.validity(d, link) == LinkValidity.VALID) {
+        ring = ring != null ? ring : Ring.of(graph, d);
+        if (ring.contains(other.uid())) {
+          // a neighbour in d's own ring keeps it only if the ring as a whole is kept
+          k = support(ring).of(other.uid());
+        }
+      }
+      if (k == Keeper.SOLID) {
+        return Keeper.SOLID;
+      }
+      if (k == Keeper.DOOMED) {
+        result = Keeper.DOOMED;
+      }
+    }
+    return result;
+  }
+
+  /**
+   * What one reference does for the object, rings aside. An owner of a kind the API server does not
+   * serve cannot be checked, so, as the built-in collector does, it is not presumed gone. A solid
+   * owner that the same cascade is about to delete (a diamond) is {@link Keeper#DOOMED}.
+   */
+  private Keeper linkKeeper(ObjectMetadata d, OwnerLink link) {
+    LinkValidity validity = graph.validity(d, link);
+    if (validity == LinkValidity.UNKNOWN_KIND) {
+      return Keeper.SOLID;
+    }
+    if (validity != LinkValidity.VALID || !graph.ownerState(link).solid()) {
+      return Keeper.NONE;
+    }
+    ObjectMetadata other = graph.get(link.uid());
+    return other != null && doomed(other) ? Keeper.DOOMED : Keeper.SOLID;
+  }
+
+  /**
+   * An object not yet being deleted, with no solid owner of its own, that a synchronous cascade
+   * above it is about to delete: one not holding it back for a higher deletion wave (while it is
+   * held back, it counts as solid, so nothing waits for it in a circle).
+   */
+  private boolean doomed(ObjectMetadata object) {
+    boolean underCascade = false;
+    for (OwnerLink link : object.owners()) {
+      LinkValidity validity = graph.validity(object, link);
+      if (validity == LinkValidity.UNKNOWN_KIND) {
+        return false;
+      }
+      if (validity != LinkValidity.VALID) {
+        continue;
+      }
+      OwnerState state = graph.ownerState(link);
+      if (state.solid()) {
+        return false;
+      }
+      ObjectMetadata owner = graph.get(link.uid());
+      if (state == OwnerState.DELETING && owner != null && owner.hasFinalizer(Names.FINALIZER)
+          && !Propagation.ORPHAN.value().equals(owner.annotation(Names.PROPAGATION))
+          && !heldBackByWave(owner, object)) {
+        underCascade = true;
+      }
+    }
+    return underCascade;
+  }
+
+  private boolean heldBackByWave(ObjectMetadata owner, ObjectMetadata object) {
+    int wave = waveOf.applyAsInt(object);
+    return graph.dependentsOf(owner.uid()).stream().anyMatch(s -> waveOf.applyAsInt(s) > wave);
+  }
+
+  private Support support(Ring ring) {
+    Support s = supportByMember.get(ring.members().iterator().next().uid());
+    if (s == null) {
+      s = new Support(ring);
+      for (ObjectMetadata m : ring.members()) {
+        supportByMember.put(m.uid(), s);
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Which members of a ring are kept from outside: support enters at a member that is not being
+   * deleted and has a solid owner outside the ring, and flows along the ring to members not being
+   * deleted. Support from owners the cascade is about to delete is only {@link Keeper#DOOMED}.
+   */
+  private final class Support {
+    private final Set<String> kept;
+    private final Set<String> keptOrDoomed;
+
+    Support(Ring ring) {
+      Set<String> solidEntries = new HashSet<>();
+      Set<String> doomedEntries = new HashSet<>();
+      for (ObjectMetadata m : ring.members()) {
+        if (m.beingDeleted()) {
+          continue;
+        }
+        for (OwnerLink link : m.owners()) {
+          if (ring.contains(link.uid())) {
+            continue;
+          }
+          Keeper k = linkKeeper(m, link);
+          if (k == Keeper.SOLID) {
+            solidEntries.add(m.uid());
+          } else if (k == Keeper.DOOMED) {
+            doomedEntries.add(m.uid());
+          }
+        }
+      }
+      kept = flow(ring, solidEntries);
+      doomedEntries.addAll(solidEntries);
+      keptOrDoomed = flow(ring, doomedEntries);
+    }
+
+    Keeper of(String member) {
+      return kept.contains(member) ? Keeper.SOLID
+          : keptOrDoomed.contains(member) ? Keeper.DOOMED : Keeper.NONE;
+    }
+
+    private Set<String> flow(Ring ring, Set<String> entries) {
+      Set<String> reached = new HashSet<>(entries);
+      Deque<String> todo = new ArrayDeque<>(entries);
+      while (!todo.isEmpty()) {
+        for (String next : ring.successors(todo.pop())) {
+          ObjectMetadata m = ring.member(next);
+          if (m != null && !m.beingDeleted() && reached.add(next)) {
+            todo.push(next);
+          }
+        }
+      }
+      return reached;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package dev.syncgc.core.deletion;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.OnTimeout;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+
+/**
+ * One plan of a synchronous deletion whose deadline is known (SPEC "Synchronous deletion", "Cycles
+ * and timeouts", "Ordered teardown", "What a deadline does").
+ */
+final class SynchronousPlan {
+  private final DependencyGraph graph;
+  private final ObjectMetadata owner;
+  private final Instant now;
+  private final Function<String, String> lastFailure;
+  private final ToIntFunction<ObjectMetadata> waveOf;
+  private final List<Step> steps;
+
+  SynchronousPlan(DependencyGraph graph, ObjectMetadata owner, Instant now, Function<String, String> lastFailure,
+      ToIntFunction<ObjectMetadata> waveOf, List<Step> steps) {
+    this.graph = graph;
+    this.owner = owner;
+    this.now = now;
+    this.lastFailure = lastFailure;
+    this.waveOf = waveOf;
+    this.steps = steps;
+  }
+
+  List<Step> plan(List<ObjectMetadata> dependents, Instant deadline, OnTimeout onTimeout, List<Blocker> unverified) {
+    if (dependents.isEmpty() && unverified.isEmpty()) {
+      steps.add(new Step.Release(Outcome.COMPLETED, List.of()));
+      return steps;
+    }
+    Instant lookAgainBy = deadline;
+    if (!now.isBefore(deadline)) {
+      List<Blocker> remaining = withUnverified(unverified, Blockers.of(graph, dependents, lastFailure));
+      if (onTimeout == OnTimeout.RELEASE) {
+        steps.add(new Step.Release(Outcome.TIMED_OUT, remaining));
+        return steps;
+      }
+      if (owner.annotation(Names.TIMED_OUT) == null) {
+        steps.add(new Step.TimedOut(remaining)); // kept: reported once, then as before
+      }
+      lookAgainBy = Instant.MAX;
+    }
+    if (!unverified.isEmpty()) {
+      // a dependent the graph has not seen may exist: deleting what it can see could delete a
+      // parent before its unseen child, so nothing moves until the view is verified
+      steps.add(new Step.Wait(withUnverified(unverified, Blockers.of(graph, dependents, lastFailure)),
+          dependents.size(), lookAgainBy));
+      return steps;
+    }
+    return act(dependents, lookAgainBy);
+  }
+
+  /**
+   * Each dependent is kept by another owner (its reference to the owner is removed), or goes with
+   * the owner; of those, the ones of the highest wave left are deleted now, the others wait.
+   */
+  private List<Step> act(List<ObjectMetadata> dependents, Instant lookAgainBy) {
+    Keepers keepers = new Keepers(graph, waveOf);
+    List<ObjectMetadata> waitingFor = new ArrayList<>();
+    List<ObjectMetadata> toDelete = new ArrayList<>();
+    boolean acted = false;
+    for (ObjectMetadata d : dependents) {
+      Keepers.Keeper keeper = d.uid().equals(owner.uid()) ? Keepers.Keeper.NONE
+          : keepers.otherKeeper(d, owner.uid());
+      if (keeper == Keepers.Keeper.SOLID) {
+        steps.add(new Step.DropReference(d, owner.uid()));
+        acted = true;
+        continue;
+      }
+      waitingFor.add(d);
+      if (keeper == Keepers.Keeper.NONE && !d.beingDeleted()) {
+        toDelete.add(d);
+      }
+    }
+    int wave = currentWave(waitingFor);
+    for (ObjectMetadata d : toDelete) {
+      if (waveOf.applyAsInt(d) == wave) {
+        boolean finalizeFirst = !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid());
+        steps.add(new Step.DeleteDependent(d, finalizeFirst));
+        acted = true;
+      }
+    }
+    if (!acted) {
+      Optional<Step.ReleaseCycle> cycle = CycleRelease.of(graph, owner);
+      if (cycle.isPresent()) {
+        steps.add(cycle.get());
+        return steps;
+      }
+    }
+    boolean waves = waitingFor.stream().anyMatch(d -> waveOf.applyAsInt(d) != 0);
+    waitingFor.sort(Comparator.comparingInt(waveOf).reversed()); // the wave being deleted named first
+    steps.add(new Step.Wait(Blockers.of(graph, waitingFor, lastFailure), waitingFor.size(), lookAgainBy,
+        waves ? OptionalInt.of(wave) : OptionalInt.empty()));
+    return steps;
+  }
+
+  /**
+   * The highest wave among the dependents waited for. The owner itself (owning itself) and members
+   * of its own ring already being deleted do not count: they can only go with the owner, so they
+   * must not hold back its other dependents.
+   */
+  private int currentWave(List<ObjectMetadata> waitingFor) {
+    List<ObjectMetadata> others = waitingFor.stream().filter(d -> !d.uid().equals(owner.uid())).toList();
+    if (others.stream().mapToInt(waveOf).distinct().count() > 1
+        && others.stream().anyMatch(ObjectMetadata::beingDeleted)) {
+      Ring ring = Ring.of(graph, owner);
+      others = others.stream().filter(d -> !(d.beingDeleted() && ring.contains(d.uid()))).toList();
+    }
+    return others.stream().mapToInt(waveOf).max().orElse(0);
+  }
+
+  private static List<Blocker> withUnverified(List<Blocker> unverified, List<Blocker> blockers) {
+    List<Blocker> all = new ArrayList<>(unverified);
+    all.addAll(blockers);
+    return all.size() <= DeletionPlanner.MAX_BLOCKERS_REPORTED ? all
+        : all.subList(0, DeletionPlanner.MAX_BLOCKERS_REPORTED);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.syncgc.core.deletion;
+
+import static dev.syncgc.core.TestObjects.graphOf;
+import static dev.syncgc.core.TestObjects.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.settings.OnTimeout;
+import dev.syncgc.core.settings.Propagation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** SPEC "What a deadline does": Release (the default) or Keep. */
+class OnTimeoutTest {
+  private static final Instant NOW = Instant.parse("2024-01-01T00:10:00Z");
+  private final DeletionPlanner planner = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1));
+
+  private List<Step> plan(DependencyGraph g, OnTimeout onTimeout) {
+    return planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), onTimeout, NOW, uid -> null,
+        List.of(), d -> 0);
+  }
+
+  private static DependencyGraph pastDeadline(boolean reported) {
+    var x = obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1));
+    if (reported) {
+      x.annotate(Names.TIMED_OUT, NOW.minusSeconds(1).toString());
+    }
+    return graphOf(x.build(), obj("held").ownedBy("x").deleting().finalizers("example.com/hold").build(),
+        obj("fresh").ownedBy("x").build());
+  }
+
+  @Test
+  void releaseLetsTheOwnerGoAtTheDeadline() {
+    Step.Release release = assertInstanceOf(Step.Release.class, plan(pastDeadline(false), OnTimeout.RELEASE).get(0));
+    assertEquals(Outcome.TIMED_OUT, release.outcome());
+  }
+
+  @Test
+  void keepReportsTheTimeoutOnceThenGoesOnDeletingAndWaiting() {
+    List<Step> steps = plan(pastDeadline(false), OnTimeout.KEEP);
+
+    Step.TimedOut timedOut = assertInstanceOf(Step.TimedOut.class, steps.get(0));
+    assertEquals(2, timedOut.remaining().size());
+    assertEquals(new Step.DeleteDependent(pastDeadline(false).get("fresh"), false), steps.get(1));
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
+    assertEquals(Instant.MAX, wait.deadline(), "no deadline left to look again at");
+    assertEquals(2, wait.remaining());
+  }
+
+  @Test
+  void keepDoesNotReportAgainOnceMarked() {
+    List<Step> steps = plan(pastDeadline(true), OnTimeout.KEEP);
+
+    assertEquals(List.of(), steps.stream().filter(s -> s instanceof Step.TimedOut).toList());
+    assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
+  }
+
+  @Test
+  void aKeptOwnerGoesAsSoonAsItsDependentsAreGone() {
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1))
+        .annotate(Names.TIMED_OUT, NOW.toString()).build());
+
+    assertEquals(List.of(new Step.Release(Outcome.COMPLETED, List.of())), plan(g, OnTimeout.KEEP));
+  }
+
+  @Test
+  void switchingAKeptOwnerToReleaseLetsItGo() {
+    Step.Release release = assertInstanceOf(Step.Release.class, plan(pastDeadline(true), OnTimeout.RELEASE).get(0));
+    assertEquals(Outcome.TIMED_OUT, release.outcome());
+  }
+}
