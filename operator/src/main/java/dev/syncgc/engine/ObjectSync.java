@@ -104,7 +104,24 @@ final class ObjectSync {
     List<Blocker> unverified = touchesDependents ? barrier.verify(object, informers.listableKinds()) : List.of();
     List<Step> steps = planner.plan(graph, object, mode, settings.timeout(), settings.onTimeoutOrDefault(),
         clock.instant(), executor::lastFailure, unverified, d -> policies.settingsOf(d).wave());
+    if (!ringVerified(steps)) {
+      return false; // a ring goes as a unit only once every member's view is verified too
+    }
     return executor.run(object, settings, steps) == StepExecutor.Next.DONE;
+  }
+
+  private boolean ringVerified(List<Step> steps) {
+    for (Step step : steps) {
+      if (step instanceof Step.ReleaseCycle ring) {
+        for (ObjectMetadata member : ring.members()) {
+          if (member.hasFinalizer(Names.FINALIZER)
+              && !barrier.verify(member, informers.listableKinds()).isEmpty()) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
   }
 
   void forget(String uid) {
@@ -128,7 +145,7 @@ final class ObjectSync {
     if (change == FinalizerChange.NONE) {
       return true;
     }
-    var kind = informers.kind(object.ref().group() + "/" + object.ref().kind());
+    var kind = informers.kindOf(object.ref());
     // what a cascade wrote on an object that survived it goes; a null in a merge patch removes a key
     Map<String, String> annotations = new HashMap<>();
     if (object.annotation(Names.CASCADED_FROM) != null) {

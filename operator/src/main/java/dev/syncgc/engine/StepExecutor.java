@@ -1,33 +1,22 @@
 package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.Blocker;
-import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
-import dev.syncgc.core.graph.LinkValidity;
-import dev.syncgc.core.graph.OwnerState;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.model.ObjectRef;
-import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
-import dev.syncgc.core.settings.OnTimeout;
-import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.ObjectInformers;
-import dev.syncgc.kube.TrackedKind;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Carries out the planner's steps for one owner as API calls; what users see of them is the
@@ -41,7 +30,6 @@ final class StepExecutor {
   /** What the owner's worker should do after the steps ran. */
   enum Next { DONE, RETRY }
 
-  private final DependencyGraph graph;
   private final KubeApi api;
   private final DeletionReporter reporter;
   private final ObjectInformers informers;
@@ -49,12 +37,10 @@ final class StepExecutor {
   private final Clock clock;
   private final Duration recheckInterval;
   private final ParallelCalls calls;
-  private final Map<String, String> lastFailure = new ConcurrentHashMap<>();
-  private final Set<String> deleteSent = ConcurrentHashMap.newKeySet();
+  private final DependentActions dependents;
 
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers,
       WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls) {
-    this.graph = graph;
     this.api = api;
     this.reporter = reporter;
     this.informers = informers;
@@ -62,21 +48,21 @@ final class StepExecutor {
     this.clock = clock;
     this.recheckInterval = recheckInterval;
     this.calls = calls;
+    this.dependents = new DependentActions(graph, api, reporter, informers);
   }
 
   String lastFailure(String uid) {
-    return lastFailure.get(uid);
+    return dependents.lastFailure(uid);
   }
 
   /** The graph saw the object being deleted: a DELETE sent to it is no longer pending. */
   void deletionSeen(String uid) {
-    deleteSent.remove(uid);
+    dependents.deletionSeen(uid);
   }
 
   /** The object is gone: forget what was kept about it. */
   void forget(String uid) {
-    lastFailure.remove(uid);
-    deleteSent.remove(uid);
+    dependents.forget(uid);
     reporter.forget(uid);
   }
 
@@ -99,11 +85,11 @@ final class StepExecutor {
           return Next.RETRY; // reported once: only once the mark is on the owner
         }
       } else if (step instanceof Step.DropReference drop) {
-        more |= !addTo(batch, () -> dropReference(drop.dependent(), owner));
+        more |= !addTo(batch, () -> dependents.dropReference(drop.dependent(), owner));
       } else if (step instanceof Step.DeleteDependent delete) {
-        if (!deleteSent.contains(delete.dependent().uid())) { // the graph has not seen it go yet: no second DELETE
+        if (!dependents.deleteSent(delete.dependent().uid())) { // not seen going yet: no second DELETE
           Instant startedDeadline = deadline;
-          more |= !addTo(batch, () -> deleteDependent(delete.dependent(), delete.finalizeFirst(), owner,
+          more |= !addTo(batch, () -> dependents.delete(delete.dependent(), delete.finalizeFirst(), owner,
               settings, startedDeadline));
         }
       } else {
@@ -139,7 +125,7 @@ final class StepExecutor {
   }
 
   private Result start(ObjectMetadata owner, Step.Start s) {
-    Result r = api.patch(kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
+    Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotations(Map.of(Names.DEADLINE, s.deadline().toString())));
     if (r.ok()) {
       reporter.started(owner, s);
@@ -151,7 +137,7 @@ final class StepExecutor {
 
   /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
   private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
-    Result r = api.patch(kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
+    Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotations(Map.of(Names.TIMED_OUT, clock.instant().toString())));
     if (r.ok()) {
       reporter.keptAfterTimeout(owner, s.remaining());
@@ -160,96 +146,6 @@ final class StepExecutor {
     if (!r.gone()) {
       reporter.failed(owner.ref(), owner.uid(), "marking the timeout: " + r.message());
     }
-    return Next.RETRY;
-  }
-
-  private Next dropReference(ObjectMetadata dependent, ObjectMetadata owner) {
-    Result r = api.patch(kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
-        Patches.removeOwnerReference(dependent, owner.uid()));
-    if (r.ok() || r.gone()) {
-      lastFailure.remove(dependent.uid());
-      reporter.referenceDropped(dependent, owner);
-      return Next.DONE;
-    }
-    return failed(dependent, "removing its owner reference", r);
-  }
-
-  private Next deleteDependent(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
-      DeletionSettings settings, Instant startedDeadline) {
-    TrackedKind kind = kindOf(d.ref());
-    if (unseenOwnerExists(d, owner)) {
-      return Next.RETRY;
-    }
-    long resourceVersion = d.resourceVersion();
-    if (finalizeFirst) {
-      Map<String, String> annotations = new LinkedHashMap<>();
-      annotations.put(Names.CASCADED_FROM, owner.uid());
-      Instant deadline = startedDeadline != null ? startedDeadline : DeletionPlanner.deadlineOf(owner);
-      if (deadline != null) {
-        annotations.put(Names.DEADLINE, deadline.toString());
-      }
-      if (settings.gracePeriodSeconds().isPresent() && d.annotation(Names.GRACE_PERIOD) == null) {
-        annotations.put(Names.GRACE_PERIOD, settings.gracePeriodSeconds().get().toString());
-      }
-      if (settings.onTimeoutOrDefault() == OnTimeout.KEEP && d.annotation(Names.ON_TIMEOUT) == null) {
-        annotations.put(Names.ON_TIMEOUT, OnTimeout.KEEP.value()); // kept past the deadline like its owner
-      }
-      Result r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
-      if (r.gone()) {
-        return Next.DONE;
-      }
-      if (!r.ok()) {
-        return failed(d, "adding the syncgc finalizer", r);
-      }
-      resourceVersion = r.resourceVersion(); // the version this decision now stands on
-    }
-    Long grace = settings.gracePeriodSeconds().orElse(null);
-    // uid and resourceVersion preconditions: a change since the graph's view (a controller adopting
-    // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
-    Result r = api.delete(kind, d.ref(), resourceVersion, grace);
-    if (r.ok() || r.gone()) {
-      lastFailure.remove(d.uid());
-      deleteSent.add(d.uid());
-      reporter.deleted(d, owner, grace, finalizeFirst);
-      return Next.DONE;
-    }
-    return failed(d, "DELETE", r);
-  }
-
-  /**
-   * Safety invariant 1 must not rest on the cache alone: an owner the graph has not seen (yet) is
-   * looked up, as the built-in collector does, before its dependent is deleted.
-   */
-  private boolean unseenOwnerExists(ObjectMetadata d, ObjectMetadata owner) {
-    for (OwnerLink link : d.owners()) {
-      if (link.uid().equals(owner.uid()) || graph.validity(d, link) != LinkValidity.VALID
-          || graph.ownerState(link) != OwnerState.ABSENT) {
-        continue;
-      }
-      TrackedKind kind = informers.kind(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
-      if (kind == null) {
-        continue;
-      }
-      Result r = api.get(kind, kind.namespaced() ? d.ref().namespace() : null, link.name());
-      if (r.ok() && link.uid().equals(r.uid())) {
-        lastFailure.put(d.uid(), "its owner " + link.kind() + "/" + link.name() + " exists but is not seen yet");
-        return true;
-      }
-      if (!r.ok() && !r.gone()) {
-        failed(d, "looking up its owner " + link.kind() + "/" + link.name(), r);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private Next failed(ObjectMetadata d, String what, Result r) {
-    if (r.conflict()) {
-      return Next.RETRY; // changed since the graph's view: plan again on the fresh one
-    }
-    String reason = (r.code() == 403 ? "missing permission for " : "failed ") + what + ": " + r.message();
-    lastFailure.put(d.uid(), reason);
-    reporter.failed(d.ref(), d.uid(), reason);
     return Next.RETRY;
   }
 
@@ -266,7 +162,7 @@ final class StepExecutor {
   }
 
   private Result removeFinalizer(ObjectMetadata owner) {
-    Result r = api.patch(kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
+    Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
         Patches.removeFinalizer(owner, Names.FINALIZER));
     if (!r.ok() && !r.gone() && !r.conflict()) {
       reporter.failed(owner.ref(), owner.uid(), "removing the syncgc finalizer: " + r.message());
@@ -297,11 +193,4 @@ final class StepExecutor {
     queue.addAfter(owner.uid(), untilDeadline.compareTo(recheck) < 0 ? untilDeadline : recheck);
   }
 
-  private TrackedKind kindOf(ObjectRef ref) {
-    TrackedKind kind = informers.kind(ref.group() + "/" + ref.kind());
-    if (kind == null) {
-      throw new IllegalStateException("kind of " + ref + " is no longer tracked");
-    }
-    return kind;
-  }
 }

@@ -147,6 +147,15 @@ public final class ObjectInformers implements AutoCloseable {
     return kinds.get(groupKind);
   }
 
+  /** The tracked kind of an object; it must be tracked (the graph holds only such objects). */
+  public TrackedKind kindOf(dev.syncgc.core.model.ObjectRef ref) {
+    TrackedKind kind = kinds.get(ref.group() + "/" + ref.kind());
+    if (kind == null) {
+      throw new IllegalStateException("kind of " + ref + " is no longer tracked");
+    }
+    return kind;
+  }
+
   public List<TrackedKind> kinds() {
     return List.copyOf(kinds.values());
   }

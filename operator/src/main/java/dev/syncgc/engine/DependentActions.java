@@ -1,0 +1,152 @@
+package dev.syncgc.engine;
+
+import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.graph.OwnerState;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.OnTimeout;
+import dev.syncgc.engine.StepExecutor.Next;
+import dev.syncgc.kube.Discovery;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.KubeApi.Result;
+import dev.syncgc.kube.ObjectInformers;
+import dev.syncgc.kube.TrackedKind;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The calls on an owner's dependents: removing the reference to the owner, deleting them (each
+ * DELETE conditional on the version it was decided on), and why the last call on one failed, which
+ * the planner names as the blocker.
+ */
+final class DependentActions {
+  private final DependencyGraph graph;
+  private final KubeApi api;
+  private final DeletionReporter reporter;
+  private final ObjectInformers informers;
+  private final Map<String, String> lastFailure = new ConcurrentHashMap<>();
+  private final Set<String> deleteSent = ConcurrentHashMap.newKeySet();
+
+  DependentActions(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers) {
+    this.graph = graph;
+    this.api = api;
+    this.reporter = reporter;
+    this.informers = informers;
+  }
+
+  String lastFailure(String uid) {
+    return lastFailure.get(uid);
+  }
+
+  /** A DELETE went to it and the graph has not seen it being deleted yet. */
+  boolean deleteSent(String uid) {
+    return deleteSent.contains(uid);
+  }
+
+  void deletionSeen(String uid) {
+    deleteSent.remove(uid);
+  }
+
+  void forget(String uid) {
+    lastFailure.remove(uid);
+    deleteSent.remove(uid);
+  }
+
+  Next dropReference(ObjectMetadata dependent, ObjectMetadata owner) {
+    Result r = api.patch(informers.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
+        Patches.removeOwnerReference(dependent, owner.uid()));
+    if (r.ok() || r.gone()) {
+      lastFailure.remove(dependent.uid());
+      reporter.referenceDropped(dependent, owner);
+      return Next.DONE;
+    }
+    return failed(dependent, "removing its owner reference", r);
+  }
+
+  Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
+      DeletionSettings settings, Instant startedDeadline) {
+    TrackedKind kind = informers.kindOf(d.ref());
+    if (unseenOwnerExists(d, owner)) {
+      return Next.RETRY;
+    }
+    long resourceVersion = d.resourceVersion();
+    if (finalizeFirst) {
+      Map<String, String> annotations = new LinkedHashMap<>();
+      annotations.put(Names.CASCADED_FROM, owner.uid());
+      Instant deadline = startedDeadline != null ? startedDeadline : DeletionPlanner.deadlineOf(owner);
+      if (deadline != null) {
+        annotations.put(Names.DEADLINE, deadline.toString());
+      }
+      if (settings.gracePeriodSeconds().isPresent() && d.annotation(Names.GRACE_PERIOD) == null) {
+        annotations.put(Names.GRACE_PERIOD, settings.gracePeriodSeconds().get().toString());
+      }
+      if (settings.onTimeoutOrDefault() == OnTimeout.KEEP && d.annotation(Names.ON_TIMEOUT) == null) {
+        annotations.put(Names.ON_TIMEOUT, OnTimeout.KEEP.value()); // kept past the deadline like its owner
+      }
+      Result r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
+      if (r.gone()) {
+        return Next.DONE;
+      }
+      if (!r.ok()) {
+        return failed(d, "adding the syncgc finalizer", r);
+      }
+      resourceVersion = r.resourceVersion(); // the version this decision now stands on
+    }
+    Long grace = settings.gracePeriodSeconds().orElse(null);
+    // uid and resourceVersion preconditions: a change since the graph's view (a controller adopting
+    // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
+    Result r = api.delete(kind, d.ref(), resourceVersion, grace);
+    if (r.ok() || r.gone()) {
+      lastFailure.remove(d.uid());
+      deleteSent.add(d.uid());
+      reporter.deleted(d, owner, grace, finalizeFirst);
+      return Next.DONE;
+    }
+    return failed(d, "DELETE", r);
+  }
+
+  /**
+   * Safety invariant 1 must not rest on the cache alone: an owner the graph has not seen (yet) is
+   * looked up, as the built-in collector does, before its dependent is deleted.
+   */
+  private boolean unseenOwnerExists(ObjectMetadata d, ObjectMetadata owner) {
+    for (OwnerLink link : d.owners()) {
+      if (link.uid().equals(owner.uid()) || graph.validity(d, link) != LinkValidity.VALID
+          || graph.ownerState(link) != OwnerState.ABSENT) {
+        continue;
+      }
+      TrackedKind kind = informers.kind(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
+      if (kind == null) {
+        continue;
+      }
+      Result r = api.get(kind, kind.namespaced() ? d.ref().namespace() : null, link.name());
+      if (r.ok() && link.uid().equals(r.uid())) {
+        lastFailure.put(d.uid(), "its owner " + link.kind() + "/" + link.name() + " exists but is not seen yet");
+        return true;
+      }
+      if (!r.ok() && !r.gone()) {
+        failed(d, "looking up its owner " + link.kind() + "/" + link.name(), r);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Next failed(ObjectMetadata d, String what, Result r) {
+    if (r.conflict()) {
+      return Next.RETRY; // changed since the graph's view: plan again on the fresh one
+    }
+    String reason = (r.code() == 403 ? "missing permission for " : "failed ") + what + ": " + r.message();
+    lastFailure.put(d.uid(), reason);
+    reporter.failed(d.ref(), d.uid(), reason);
+    return Next.RETRY;
+  }
+
+}
