@@ -11,6 +11,7 @@ import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.ObjectInformers;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
+import dev.syncgc.policy.PolicyStore;
 import dev.syncgc.policy.PolicyReconciler;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

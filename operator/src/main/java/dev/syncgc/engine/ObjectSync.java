@@ -18,6 +18,7 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.ObjectInformers;
 import dev.syncgc.metrics.SyncgcMetrics;
+import dev.syncgc.policy.PolicyStore;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
