@@ -14,6 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches CustomResourceDefinitions: every established CRD's kind is tracked (at its storage
  * version), one created later within moments, without a restart; a deleted CRD's kind is dropped.
+ * A CRD being deleted stays tracked until it is gone: the API server deletes its objects first, and
+ * those carrying the syncgc finalizer are collected and released like any other owner (untracking
+ * the kind then would leave them, and the CRD, Terminating forever).
  */
 public final class CrdKinds implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CrdKinds.class);
@@ -44,12 +47,12 @@ public final class CrdKinds implements AutoCloseable {
     return informer.start().toCompletableFuture();
   }
 
-  /** The kind of an established CRD, at its storage version. */
+  /** The kind of an established CRD (terminating or not), at its storage version. */
   public static Optional<TrackedKind> kindOf(CustomResourceDefinition crd) {
     boolean established = crd.getStatus() != null && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-    if (!established || crd.getMetadata().getDeletionTimestamp() != null) {
+    if (!established) {
       return Optional.empty();
     }
     return anyKindOf(crd);

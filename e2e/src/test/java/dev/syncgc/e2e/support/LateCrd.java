@@ -121,6 +121,9 @@ public final class LateCrd implements AutoCloseable {
   @Override
   public void close() {
     var crds = client.apiextensions().v1().customResourceDefinitions();
+    if (crds.withName(crdName()).get() == null) {
+      return; // the test deleted it
+    }
     gadgets().inAnyNamespace().delete();
     crds.withName(crdName()).delete();
     try {
