@@ -78,7 +78,9 @@ public final class Operator {
     KubernetesClient apiClient = new KubernetesClientBuilder()
         .withConfig(new ConfigBuilder(clientConfig).withRequestRetryBackoffLimit(0).build()).build();
     KubeApi api = new KubeApi(apiClient, new RateLimiter(config.qps, config.burst), metrics);
-    EventRecorder events = new EventRecorder(client, new RateLimiter(Math.max(5, config.qps / 4), 50),
+    // Events are a side channel: they get their own, smaller budget, also when the API limit is off
+    double eventQps = config.qps == 0 ? 50 : Math.max(5, config.qps / 4);
+    EventRecorder events = new EventRecorder(client, new RateLimiter(eventQps, 50),
         metrics, clock, Duration.ofMinutes(5), hostname());
     Discovery discovery = new Discovery(client, Duration.ofSeconds(10), clock);
     discovery.refresh();

@@ -312,6 +312,12 @@ class HelmChartIT {
   }
 
   @Test
+  void qpsZeroTurnsTheClientSideLimitOff() {
+    Container c = operator(helm.renderValues("kubeApi: {qps: 0, burst: 400}\n").one(Deployment.class));
+    assertEquals(Optional.of("0"), flag(c, "--kube-api-qps"));
+  }
+
+  @Test
   void largeNumbersAreRenderedWithoutExponent() {
     Container c = operator(helm.renderValues("kubeApi: {qps: 1000000, burst: 2000000}\nworkers: 1000000\n")
         .one(Deployment.class));
@@ -468,6 +474,7 @@ class HelmChartIT {
       "timeoutPerDependent=0s, /timeoutPerDependent",
       "replicaCount=0, /replicaCount",
       "kubeApi.burst=0, /kubeApi/burst",
+      "kubeApi.qps=-1, /kubeApi/qps",
       "logLevel=loud, /logLevel",
       "image.pullPolicy=Sometimes, /image/pullPolicy",
       "wokers=4, wokers",

@@ -42,11 +42,12 @@ public class OperatorConfig implements Callable<Integer> {
   public int workers;
 
   @Option(names = "--kube-api-qps", defaultValue = "${env:SYNCGC_KUBE_API_QPS:-200}",
-      description = "Sustained API requests per second (default: ${DEFAULT-VALUE}, env SYNCGC_KUBE_API_QPS).")
+      description = "Sustained API requests per second; 0 turns the client-side limit off and leaves throttling"
+          + " to the API server (429 and Retry-After are honoured) (default: ${DEFAULT-VALUE}, env SYNCGC_KUBE_API_QPS).")
   public double qps;
 
   @Option(names = "--kube-api-burst", defaultValue = "${env:SYNCGC_KUBE_API_BURST:-400}",
-      description = "API request burst (default: ${DEFAULT-VALUE}, env SYNCGC_KUBE_API_BURST).")
+      description = "API request burst; ignored when --kube-api-qps is 0 (default: ${DEFAULT-VALUE}, env SYNCGC_KUBE_API_BURST).")
   public int burst;
 
   @Option(names = "--namespaces", split = ",", defaultValue = "${env:SYNCGC_NAMESPACES:-}",
@@ -107,10 +108,11 @@ public class OperatorConfig implements Callable<Integer> {
     if (workers < 1) {
       throw new ParameterException(spec.commandLine(), "--workers must be at least 1, got " + workers);
     }
-    if (!(qps > 0)) {
-      throw new ParameterException(spec.commandLine(), "--kube-api-qps must be greater than 0, got " + qps);
+    if (!(qps >= 0) || Double.isInfinite(qps)) {
+      throw new ParameterException(spec.commandLine(),
+          "--kube-api-qps must be a positive number, or 0 for no client-side limit, got " + qps);
     }
-    if (burst < 1) {
+    if (qps > 0 && burst < 1) {
       throw new ParameterException(spec.commandLine(), "--kube-api-burst must be at least 1, got " + burst);
     }
     if (httpPort < 0 || httpPort > 65535) {

@@ -5,12 +5,14 @@ import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,16 +20,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The API calls syncgc makes to change objects: DELETE with a uid precondition, and patches.
  * Fabric8's DSL cannot send a uid precondition, so these go through its HTTP client (same
- * authentication, same TLS) with our own DeleteOptions. All calls are rate limited and counted.
+ * authentication, same TLS) with our own DeleteOptions. All calls pass the client-side rate limit
+ * (unless it is off), are counted by verb and code, and are sent again on 429 after the server's
+ * Retry-After.
  */
 public final class KubeApi {
   public static final String JSON_PATCH = "application/json-patch+json";
   public static final String MERGE_PATCH = "application/merge-patch+json";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger log = LoggerFactory.getLogger(KubeApi.class);
 
   /** The API server's answer; code 0 when no answer came. */
   public record Result(int code, String body) {
@@ -161,34 +168,54 @@ public final class KubeApi {
   }
 
   private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
-    limiter.acquire();
-    var resources = client.genericKubernetesResources(kind.context());
-    var options = new ListOptionsBuilder().withLimit(500L).withContinue(continueToken).build();
-    try {
-      GenericKubernetesResourceList list = namespace == null || !kind.namespaced()
-          ? resources.inAnyNamespace().list(options)
-          : resources.inNamespace(namespace).list(options);
-      metrics.apiRequest("list", 200);
-      return list;
-    } catch (KubernetesClientException e) {
-      metrics.apiRequest("list", e.getCode());
-      throw e;
+    String query = "?limit=500" + (continueToken == null || continueToken.isEmpty() ? ""
+        : "&continue=" + URLEncoder.encode(continueToken, StandardCharsets.UTF_8));
+    String path = kind.collectionPath(kind.namespaced() ? namespace : null);
+    Result r = send("list", http.newHttpRequestBuilder().uri(base + path + query));
+    if (!r.ok()) {
+      throw new KubernetesClientException(r.message(), r.code(), null);
     }
+    return client.getKubernetesSerialization().unmarshal(r.body(), GenericKubernetesResourceList.class);
   }
 
-  private Result send(String verb, HttpRequest.Builder request) {
-    limiter.acquire();
-    try {
-      HttpResponse<String> response =
-          http.sendAsync(request.build(), String.class).get(60, TimeUnit.SECONDS);
+  /**
+   * Sends a request, counts its answer, and sends it again while the API server answers 429 (see
+   * {@link TooManyRequests}): the wait holds only the calling thread; other workers go on.
+   */
+  private Result send(String verb, HttpRequest.Builder builder) {
+    HttpRequest request = builder.build();
+    Duration waited = Duration.ZERO;
+    for (int retry = 1; ; retry++) {
+      limiter.acquire();
+      HttpResponse<String> response;
+      try {
+        response = http.sendAsync(request, String.class).get(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new Result(0, "interrupted");
+      } catch (ExecutionException | TimeoutException e) {
+        metrics.apiRequest(verb, 0);
+        return new Result(0, String.valueOf(e.getCause() == null ? e : e.getCause()));
+      }
       metrics.apiRequest(verb, response.code());
-      return new Result(response.code(), response.body());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Result(0, "interrupted");
-    } catch (ExecutionException | TimeoutException e) {
-      metrics.apiRequest(verb, 0);
-      return new Result(0, String.valueOf(e.getCause() == null ? e : e.getCause()));
+      Duration wait = response.code() == TooManyRequests.CODE
+          ? TooManyRequests.waitBefore(retry, response.header("Retry-After"), waited)
+          : null;
+      if (wait == null) {
+        if (response.code() == TooManyRequests.CODE) {
+          log.warn("API server still throttling after {} retries verb={} uri={}; the work queue retries later",
+              retry - 1, verb, request.uri());
+        }
+        return new Result(response.code(), response.body());
+      }
+      log.debug("429 verb={} uri={} retry={} in {} ms", verb, request.uri(), retry, wait.toMillis());
+      try {
+        Thread.sleep(wait.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new Result(0, "interrupted");
+      }
+      waited = waited.plus(wait);
     }
   }
 

@@ -1,0 +1,159 @@
+package dev.syncgc.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** KubeApi against a scripted HTTP server: what it sends, and what it does with 429. */
+class KubeApiTest {
+  private static final TrackedKind CONFIGMAPS = new TrackedKind("", "v1", "ConfigMap", "configmaps", true);
+  private static final ObjectRef CM = new ObjectRef("v1", "ConfigMap", "ns", "cm", "uid-1");
+
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+  private HttpServer server;
+  private KubernetesClient client;
+
+  /** Answers: status, Retry-After (or null), body. */
+  record Answer(int code, String retryAfter, String body) {}
+
+  private KubeApi api(Function<HttpExchange, Answer> script) throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", exchange -> {
+      seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+      Answer a = script.apply(exchange);
+      if (a.retryAfter() != null) {
+        exchange.getResponseHeaders().set("Retry-After", a.retryAfter());
+      }
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(a.code(), body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+        .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
+        .withRequestRetryBackoffLimit(0).build()).build();
+    return new KubeApi(client, RateLimiter.unlimited(), new SyncgcMetrics(registry));
+  }
+
+  @AfterEach
+  void stop() {
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.stop(0);
+    }
+  }
+
+  private double requests(String verb, String code) {
+    var c = registry.find("syncgc.api.requests").tag("verb", verb).tag("code", code).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  @Test
+  void aDeleteRefusedWith429IsSentAgainAndEveryAnswerIsCounted() throws IOException {
+    int[] n = {0};
+    KubeApi api = api(x -> ++n[0] <= 2 ? new Answer(429, "0", "Too many requests") : new Answer(200, null, "{}"));
+
+    KubeApi.Result r = api.delete(CONFIGMAPS, CM, 7, null);
+
+    assertTrue(r.ok(), r.message());
+    assertEquals(3, seen.size(), "two refused, the third carried out: " + seen);
+    assertTrue(seen.stream().allMatch(s -> s.equals("DELETE /api/v1/namespaces/ns/configmaps/cm")), seen.toString());
+    assertEquals(2, requests("delete", "429"));
+    assertEquals(1, requests("delete", "200"));
+  }
+
+  @Test
+  void aServerThatKeepsThrottlingGets429BackAfterTenRetries() throws IOException {
+    KubeApi api = api(x -> new Answer(429, "0", "Too many requests"));
+
+    KubeApi.Result r = api.patch(CONFIGMAPS, CM, KubeApi.MERGE_PATCH, "{}");
+
+    assertEquals(429, r.code());
+    assertEquals(1 + TooManyRequests.MAX_RETRIES, seen.size());
+    assertEquals(1 + TooManyRequests.MAX_RETRIES, requests("patch", "429"));
+  }
+
+  @Test
+  void otherErrorsAreNotRetried() throws IOException {
+    KubeApi api = api(x -> new Answer(409, null, "{\"message\":\"precondition failed\"}"));
+
+    KubeApi.Result r = api.delete(CONFIGMAPS, CM, 7, null);
+
+    assertTrue(r.conflict());
+    assertEquals(1, seen.size());
+  }
+
+  @Test
+  void aListReadsEveryPageAndRidesOutA429InTheMiddle() throws IOException {
+    int[] n = {0};
+    KubeApi api = api(x -> {
+      n[0]++;
+      String query = x.getRequestURI().getRawQuery();
+      if (n[0] == 1) {
+        return new Answer(200, null, page("7", "a+b/c=", "one", "two"));
+      }
+      if (n[0] == 2) {
+        return new Answer(429, "0", "Too many requests");
+      }
+      assertTrue(query.contains("continue=a%2Bb%2Fc%3D"), query);
+      return new Answer(200, null, page("9", null, "three"));
+    });
+    List<String> names = new ArrayList<>();
+
+    long listedAt = api.listAll(CONFIGMAPS, "ns", item -> names.add(item.getMetadata().getName()));
+
+    assertEquals(List.of("one", "two", "three"), names);
+    assertEquals(7, listedAt, "the version of the first page");
+    assertTrue(seen.stream().allMatch(s -> s.startsWith("GET /api/v1/namespaces/ns/configmaps?limit=500")), seen.toString());
+    assertEquals(1, requests("list", "429"));
+    assertEquals(2, requests("list", "200"));
+  }
+
+  @Test
+  void aForbiddenListThrowsWithItsCode() throws IOException {
+    KubeApi api = api(x -> new Answer(403, null, "{\"kind\":\"Status\",\"message\":\"configmaps is forbidden\"}"));
+
+    KubernetesClientException e = assertThrows(KubernetesClientException.class,
+        () -> api.listAll(CONFIGMAPS, null, item -> {}));
+
+    assertEquals(403, e.getCode());
+    assertTrue(e.getMessage().contains("forbidden"), e.getMessage());
+    assertEquals(List.of("GET /api/v1/configmaps?limit=500"), List.copyOf(seen));
+  }
+
+  private static String page(String resourceVersion, String continueToken, String... names) {
+    StringBuilder items = new StringBuilder();
+    for (String name : names) {
+      items.append(items.length() == 0 ? "" : ",").append("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",")
+          .append("\"metadata\":{\"name\":\"").append(name).append("\",\"namespace\":\"ns\",\"uid\":\"u-")
+          .append(name).append("\",\"resourceVersion\":\"5\"}}");
+    }
+    return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\"" + resourceVersion
+        + "\"" + (continueToken == null ? "" : ",\"continue\":\"" + continueToken + "\"") + "},\"items\":["
+        + items + "]}";
+  }
+}
