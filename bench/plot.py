@@ -18,8 +18,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
-ORDER = ["syncgc", "foreground", "foreground-qps", "floor"]
-COLORS = {"syncgc": "tab:green", "foreground": "tab:red", "foreground-qps": "tab:orange", "floor": "tab:blue"}
+ORDER = ["syncgc", "foreground", "foreground-qps", "floor", "syncgc-unlimited", "floor-unlimited"]
+COLORS = {"syncgc": "tab:green", "foreground": "tab:red", "foreground-qps": "tab:orange", "floor": "tab:blue",
+          "syncgc-unlimited": "tab:olive", "floor-unlimited": "tab:cyan"}
 
 
 def read(path):

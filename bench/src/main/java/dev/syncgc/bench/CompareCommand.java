@@ -40,9 +40,9 @@ final class CompareCommand implements Callable<Integer> {
       description = "Repetitions; each runs every contender on every workload (default: ${DEFAULT-VALUE}).")
   int repetitions;
 
-  @Option(names = "--contenders", split = ",", defaultValue = "syncgc,foreground,foreground-qps,floor",
-      description = "Among syncgc, foreground (kcm at its default QPS), foreground-qps (kcm at --qps/--burst), floor "
-          + "(default: ${DEFAULT-VALUE}).")
+  @Option(names = "--contenders", split = ",", defaultValue = "syncgc,foreground,foreground-qps,floor,syncgc-unlimited,floor-unlimited",
+      description = "Among syncgc, foreground (kcm at its default QPS), foreground-qps (kcm at --qps/--burst), floor, "
+          + "syncgc-unlimited (--kube-api-qps 0), floor-unlimited (no token bucket) (default: ${DEFAULT-VALUE}).")
   List<String> contenderIds;
 
   @Option(names = "--floor-parallelism", defaultValue = "64",
@@ -110,7 +110,7 @@ final class CompareCommand implements Callable<Integer> {
             kcm.ensure(mode);
             for (Contender c : phase) {
               if (c.usesOperator()) {
-                syncgc.start();
+                syncgc.start(c.operatorArgs());
                 syncgc.awaitReady(Duration.ofMinutes(5));
               }
               for (Workload w : workloads) {

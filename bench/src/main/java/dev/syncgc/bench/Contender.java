@@ -6,7 +6,7 @@ import java.util.Map;
 
 /** One way of deleting a tree; each run is measured from the first DELETE until the root is gone. */
 interface Contender {
-  List<String> IDS = List.of("syncgc", "foreground", "foreground-qps", "floor");
+  List<String> IDS = List.of("syncgc", "foreground", "foreground-qps", "floor", "syncgc-unlimited", "floor-unlimited");
 
   /** What a run gives: seconds, and for syncgc its API requests and heap; NaN where not measured. */
   record Measurement(double seconds, double apiRequests, String requestsByVerb, double heapBytes, String outcome) {}
@@ -28,6 +28,11 @@ interface Contender {
     return false;
   }
 
+  /** Flags the operator is started with for this contender (after the benchmark's own). */
+  default List<String> operatorArgs() {
+    return List.of();
+  }
+
   default Map<String, String> rootAnnotations() {
     return Map.of();
   }
@@ -39,10 +44,12 @@ interface Contender {
 
   static Contender of(String id) {
     return switch (id) {
-      case "syncgc" -> new SyncgcContender();
+      case "syncgc" -> new SyncgcContender(false);
+      case "syncgc-unlimited" -> new SyncgcContender(true);
       case "foreground" -> new ForegroundContender(Kcm.Mode.DEFAULT);
       case "foreground-qps" -> new ForegroundContender(Kcm.Mode.RAISED);
-      case "floor" -> new FloorContender();
+      case "floor" -> new FloorContender(false);
+      case "floor-unlimited" -> new FloorContender(true);
       default -> throw new IllegalArgumentException("unknown contender '" + id + "'; known: " + IDS);
     };
   }

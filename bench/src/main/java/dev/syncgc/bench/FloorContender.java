@@ -8,23 +8,31 @@ import java.util.List;
  * first; a level's DELETEs in parallel, the next level once all are answered), the root last,
  * through one token bucket with syncgc's QPS/burst, with the DeleteOptions syncgc sends
  * (uid precondition, propagationPolicy Background). No contender that deletes every object can
- * do much better.
+ * do much better. The unlimited floor has no token bucket: only the pool's threads
+ * ({@code --floor-parallelism}) and the API server bound it.
  */
 final class FloorContender implements Contender {
+  private final boolean unlimited;
+
+  /** @param unlimited no token bucket: as many DELETEs in flight as the pool has threads */
+  FloorContender(boolean unlimited) {
+    this.unlimited = unlimited;
+  }
+
   @Override
   public String id() {
-    return "floor";
+    return unlimited ? "floor-unlimited" : "floor";
   }
 
   @Override
   public String title(double qps, int burst) {
-    return "floor, " + Fmt.num(qps) + "/" + burst;
+    return unlimited ? "floor, no client limit" : "floor, " + Fmt.num(qps) + "/" + burst;
   }
 
   @Override
   public Measurement measure(Context ctx, Tree tree) throws InterruptedException {
     Tree.Node root = tree.root();
-    RateLimiter bucket = new RateLimiter(ctx.qps(), ctx.burst());
+    RateLimiter bucket = unlimited ? RateLimiter.unlimited() : new RateLimiter(ctx.qps(), ctx.burst());
     Api api = ctx.cluster().api;
     try (RootWatch watch = new RootWatch(ctx.cluster().client, tree.namespace(), root.name(), root.uid())) {
       watch.awaitPresent();

@@ -93,7 +93,8 @@ final class Report {
     List<List<String>> rows = new ArrayList<>();
     List<String> head = new ArrayList<>(List.of("workload", "objects"));
     s.contenders.forEach(c -> head.add(s.title(c)));
-    head.addAll(List.of("syncgc/fg", "syncgc/fg-qps", "syncgc/floor", "syncgc requests", "syncgc heap"));
+    head.addAll(List.of("syncgc/fg", "syncgc/fg-qps", "syncgc/floor", "unlimited syncgc/floor", "syncgc requests",
+        "syncgc heap"));
     rows.add(head);
     for (String w : s.workloads) {
       List<String> r = new ArrayList<>(List.of(w, Fmt.count(s.objects.get(w))));
@@ -102,6 +103,7 @@ final class Report {
       r.add(Fmt.ratio(sy / s.median(w, "foreground")));
       r.add(Fmt.ratio(sy / s.median(w, "foreground-qps")));
       r.add(Fmt.ratio(sy / s.median(w, "floor")));
+      r.add(Fmt.ratio(s.median(w, "syncgc-unlimited") / s.median(w, "floor-unlimited")));
       r.add(s.requests.containsKey(w) ? Fmt.count(s.requests.get(w).median()) : "–");
       r.add(s.heap.containsKey(w) ? Fmt.mib(s.heap.get(w).median()) : "–");
       rows.add(r);
@@ -211,9 +213,9 @@ final class Report {
     }
     out.append('\n');
     out.append("| workload | syncgc / foreground | syncgc / foreground at ").append(qps)
-        .append(" | syncgc / floor | syncgc API requests (median; by verb, one run) | lower bound of syncgc's "
+        .append(" | syncgc / floor | syncgc / floor, both with no client limit | syncgc API requests (median; by verb, one run) | lower bound of syncgc's "
             + "rate limit: (requests − burst) / QPS | syncgc requests per second of the run | syncgc heap after the run |"
-            + "\n|---|---:|---:|---:|---|---:|---:|---:|\n");
+            + "\n|---|---:|---:|---:|---:|---|---:|---:|---:|\n");
     for (String w : s.workloads) {
       double sy = s.median(w, "syncgc");
       Stats req = s.requests.get(w);
@@ -221,6 +223,7 @@ final class Report {
       out.append("| ").append(w).append(" | ").append(ratioAndSpeedup(sy, s.median(w, "foreground")))
           .append(" | ").append(ratioAndSpeedup(sy, s.median(w, "foreground-qps")))
           .append(" | ").append(Fmt.ratio(sy / s.median(w, "floor")))
+          .append(" | ").append(Fmt.ratio(s.median(w, "syncgc-unlimited") / s.median(w, "floor-unlimited")))
           .append(" | ").append(req == null ? "–" : Fmt.count(req.median()) + " ("
               + s.verbs.getOrDefault(w, "").replace(";", ", ") + ")")
           .append(" | ").append(Fmt.seconds(bound))

@@ -1,6 +1,7 @@
 package dev.syncgc.bench;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -9,21 +10,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * syncgc, default settings: the root carries {@code syncgc.dev/propagation: Synchronous}; once the
+ * syncgc, default settings (or with no client-side limit): the root carries {@code syncgc.dev/propagation: Synchronous}; once the
  * operator has put its finalizer on it and seen the whole tree, a plain DELETE (as kubectl sends).
  */
 final class SyncgcContender implements Contender {
   private static final Logger log = LoggerFactory.getLogger(SyncgcContender.class);
   private static final int GRAPH_SLACK = 10;
+  private final boolean unlimited;
+
+  /** @param unlimited started with {@code --kube-api-qps 0}: no client-side limit, the API server's only */
+  SyncgcContender(boolean unlimited) {
+    this.unlimited = unlimited;
+  }
 
   @Override
   public String id() {
-    return "syncgc";
+    return unlimited ? "syncgc-unlimited" : "syncgc";
   }
 
   @Override
   public String title(double qps, int burst) {
-    return "syncgc";
+    return unlimited ? "syncgc, no client limit" : "syncgc";
+  }
+
+  @Override
+  public List<String> operatorArgs() {
+    return unlimited ? List.of("--kube-api-qps", "0") : List.of();
   }
 
   @Override

@@ -55,12 +55,17 @@ final class SyncgcProcess implements AutoCloseable {
   }
 
   void start() throws IOException {
+    start(List.of());
+  }
+
+  void start(List<String> extraArgs) throws IOException {
     if (running()) {
       return;
     }
     port = freePort();
     List<String> command = new ArrayList<>(List.of(javaBin("java"), "-jar", jar.toString(),
         "--http-port", Integer.toString(port), "--http-address", "127.0.0.1"));
+    command.addAll(extraArgs);
     Files.createDirectories(logFile.getParent());
     Files.writeString(logFile, "=== " + Instant.now() + " " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);

@@ -15,6 +15,7 @@ import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ProcessRunner;
+import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
@@ -92,7 +93,7 @@ class HelmInstallIT {
 
     await("ServiceAccount " + fullname).atMost(DEADLINE)
         .until(() -> client.serviceAccounts().inNamespace(releaseNamespace).withName(fullname).get() != null);
-    saKubeconfig = serviceAccountKubeconfig(releaseNamespace, fullname);
+    saKubeconfig = ServiceAccounts.kubeconfig(client, releaseNamespace, fullname);
 
     // readiness is awaited by each test, so that a failure to get ready is reported by each
     operator = OperatorProcess.start("helm-install-" + release, chartOperatorArgs(),
@@ -284,46 +285,6 @@ class HelmInstallIT {
     args.removeIf(a -> a.startsWith("--http-port"));
     assertTrue(args.contains("--builtin-kinds=ConfigMap"), "the chart's flags: " + args);
     return args;
-  }
-
-  /**
-   * A kubeconfig acting as the ServiceAccount: {@code e2e/cluster.sh sa-kubeconfig} on the local
-   * control plane (with the same SYNCGC_* settings as this JVM, so it targets the same cluster),
-   * otherwise built here from a TokenRequest.
-   */
-  private static Path serviceAccountKubeconfig(String namespace, String name) throws Exception {
-    Path file = TestCluster.targetDir().resolve("sa-" + namespace + "-" + name + ".kubeconfig");
-    Files.createDirectories(file.getParent());
-    if (TestCluster.get().isLocal()) {
-      // the environment is inherited; settings given as system properties are passed on too
-      Map<String, String> settings = new HashMap<>();
-      for (String key : System.getProperties().stringPropertyNames()) {
-        if (key.startsWith("SYNCGC_")) {
-          settings.put(key, System.getProperty(key));
-        }
-      }
-      ProcessRunner.Result result = ProcessRunner.run(List.of("bash",
-          TestCluster.repoRoot().resolve("e2e/cluster.sh").toString(), "sa-kubeconfig", namespace, name,
-          file.toString()), settings, Duration.ofSeconds(60));
-      assertEquals(0, result.exitCode(), "cluster.sh sa-kubeconfig: " + result.describe());
-      return file;
-    }
-    String token = client.serviceAccounts().inNamespace(namespace).withName(name)
-        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(86400L).endSpec().build())
-        .getStatus().getToken();
-    Config config = client.getConfiguration();
-    String ca = config.getCaCertData();
-    if ((ca == null || ca.isBlank()) && config.getCaCertFile() != null) {
-      ca = Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(config.getCaCertFile())));
-    }
-    String tls = ca == null || ca.isBlank() ? "    insecure-skip-tls-verify: true\n"
-        : "    certificate-authority-data: " + ca + "\n";
-    Files.writeString(file, "apiVersion: v1\nkind: Config\nclusters:\n- name: e2e\n  cluster:\n"
-        + "    server: " + config.getMasterUrl() + "\n" + tls
-        + "users:\n- name: " + namespace + "-" + name + "\n  user:\n    token: " + token + "\n"
-        + "contexts:\n- name: e2e\n  context: {cluster: e2e, user: " + namespace + "-" + name
-        + ", namespace: " + namespace + "}\ncurrent-context: e2e\n", StandardCharsets.UTF_8);
-    return file;
   }
 
   /** The real helm against the test cluster. */
