@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.MetricsIT.Metrics;
 import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ServiceAccounts;
@@ -132,6 +133,9 @@ class ThrottlingIT {
       assertEquals(List.of(solid.getMetadata().getUid()), ObjectAwaits.current(client, shared).getMetadata()
           .getOwnerReferences().stream().map(OwnerReference::getUid).toList(),
           "shared keeps exactly its solid owner");
+      for (String reason : List.of("SynchronousDeletionStarted", "SynchronousDeletionCompleted")) {
+        Events.await(client, root, reason); // Events refused with 429 are sent again, not lost
+      }
       double rejected = throttled(operator) - before;
       assertTrue(rejected > 0, "the API server answered 429 during the cascade; syncgc_api_requests_total"
           + " with code 429 grew by " + rejected + "\n" + Metrics.parse(operator.metrics())

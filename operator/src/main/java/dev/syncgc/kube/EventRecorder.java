@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Records Kubernetes Events (core/v1, source component {@code syncgc}) on the objects syncgc acts on.
  * Sent in the background so that no worker waits for them; an identical Event on the same object
- * within {@code dedupeWindow} is sent once.
+ * within {@code dedupeWindow} is sent once. An Event refused with 429 is sent again after a backoff
+ * (see {@link TooManyRequests}), on the sender's thread.
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
@@ -89,14 +90,34 @@ public final class EventRecorder implements AutoCloseable {
         .withReportingComponent(Names.COMPONENT).withReportingInstance(instance)
         .withFirstTimestamp(now.toString()).withLastTimestamp(now.toString()).withCount(1)
         .build();
-    limiter.acquire();
+    Duration waited = Duration.ZERO;
+    for (int retry = 1; ; retry++) {
+      limiter.acquire();
+      try {
+        client.v1().events().inNamespace(namespace).resource(event).create();
+        metrics.apiRequest("create", 201);
+        return;
+      } catch (KubernetesClientException e) {
+        metrics.apiRequest("create", e.getCode());
+        // throttled (429): on this background thread, wait and send again; the header is not at hand
+        Duration wait = e.getCode() == TooManyRequests.CODE ? TooManyRequests.waitBefore(retry, null, waited) : null;
+        if (wait == null || !pause(wait)) {
+          log.warn("event not recorded object={} reason={} code={} message={}", on, reason, e.getCode(),
+              e.getMessage());
+          return;
+        }
+        waited = waited.plus(wait);
+      }
+    }
+  }
+
+  private static boolean pause(Duration wait) {
     try {
-      client.v1().events().inNamespace(namespace).resource(event).create();
-      metrics.apiRequest("create", 201);
-    } catch (KubernetesClientException e) {
-      metrics.apiRequest("create", e.getCode());
-      log.warn("event not recorded object={} reason={} code={} message={}", on, reason, e.getCode(),
-          e.getMessage());
+      Thread.sleep(wait.toMillis());
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
