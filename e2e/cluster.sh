@@ -106,8 +106,8 @@ build_helm() {
 build_promtool() {
   [[ -x $BIN_PROMTOOL/promtool ]] && return
   log "building promtool $PROMETHEUS_VERSION (module $PROMETHEUS_MODULE_VERSION); first time only"
-  # remove_all_sd leaves out the service-discovery plugins (cloud SDKs): rule checks and unit
-  # tests do not need them, and the build is several times smaller.
+  # remove_all_sd leaves out the service-discovery plugins (cloud SDKs), which rule checks and
+  # rule unit tests do not need.
   GOBIN="$BIN_PROMTOOL.tmp" CGO_ENABLED=0 go install -trimpath -tags remove_all_sd \
     -ldflags "-s -w -X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION#v}" \
     "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION"
