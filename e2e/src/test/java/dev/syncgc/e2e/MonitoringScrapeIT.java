@@ -3,6 +3,8 @@ package dev.syncgc.e2e;
 import static dev.syncgc.e2e.support.MonitoringPack.DASHBOARD_VALUES;
 import static dev.syncgc.e2e.support.MonitoringPack.RULE_VALUES;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.Helm;
@@ -15,6 +17,7 @@ import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -28,7 +31,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Every series the chart's alerts and dashboard query is one the running operator really exports:
+ * The chart's operations pack against the real cluster. Every series its alerts and dashboard query
+ * is one the running operator really exports:
  * each metric name is in a scrape of its {@code /metrics}, and each label matcher names a label (and
  * for {@code label="value"}, a value) that scrape has. The scrape is taken after a synchronous
  * deletion, so that the counters created on first use (API requests) are there.
@@ -71,6 +75,18 @@ class MonitoringScrapeIT {
       MonitoringPack.variableMetrics(dashboard).forEach(m -> selectors.add(new Selector(m, Map.of(), Set.of())));
     }
     assertExported(selectors, scrape);
+  }
+
+  /** The API server takes the dashboard ConfigMap as rendered (a server-side dry run). */
+  @Test
+  void dashboardConfigMapIsAcceptedByTheApiServer(TestNamespace ns) {
+    ConfigMap map = helm.render("--set", DASHBOARD_VALUES).one(ConfigMap.class);
+    map.getMetadata().setNamespace(ns.name());
+    ConfigMap accepted = client.resource(map).dryRun().create();
+    assertEquals(map.getData().keySet(), accepted.getData().keySet());
+    assertEquals("1", accepted.getMetadata().getLabels().get("grafana_dashboard"));
+    assertNull(client.configMaps().inNamespace(ns.name()).withName(map.getMetadata().getName()).get(),
+        "a dry run creates nothing");
   }
 
   private static void assertExported(List<Selector> selectors, Metrics scrape) {
