@@ -143,6 +143,7 @@ class AlertRulesIT {
       "metrics.prometheusRule.alerts.apiErrors.ratio=1.5 | /metrics/prometheusRule/alerts/apiErrors/ratio",
       "metrics.prometheusRule.alerts.deletionInProgressTooLong.threshold=0m | /metrics/prometheusRule/alerts/deletionInProgressTooLong/threshold",
       "metrics.prometheusRule.alerts.deletionTimedOut.window=1.5h | /metrics/prometheusRule/alerts/deletionTimedOut/window",
+      "metrics.prometheusRule.alerts.deletionTimedOut.window=30m1h | /metrics/prometheusRule/alerts/deletionTimedOut/window",
       "metrics.prometheusRule.alerts.operatorDown.for=soon | /metrics/prometheusRule/alerts/operatorDown/for",
       "metrics.prometheusRule.alerts.operatorDwn.enabled=false | operatorDwn",
       "metrics.prometheusRule.alerts.apiErrors.severity= | /metrics/prometheusRule/alerts/apiErrors/severity",
