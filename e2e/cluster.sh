@@ -17,13 +17,18 @@ K8S_VERSION=v1.36.3
 ETCD_VERSION=v3.6.16
 KWOK_VERSION=v0.8.0
 HELM_VERSION=v3.22.0
+# promtool (the chart's alert rules are checked and unit-tested with it) from the Prometheus Go
+# module, whose versions are v0.3MM.P for Prometheus 3.MM.P (`go list -m -versions github.com/prometheus/prometheus`).
+PROMETHEUS_VERSION=v3.16.0
+PROMETHEUS_MODULE_VERSION=v0.316.0
 
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 BIN_K8S=$CACHE/bin/kubernetes-$K8S_VERSION
 BIN_ETCD=$CACHE/bin/etcd-$ETCD_VERSION
 BIN_KWOK=$CACHE/bin/kwok-$KWOK_VERSION
 BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
-TOOLS=$CACHE/tools   # kubectl and helm, linked, for PATH
+BIN_PROMTOOL=$CACHE/bin/promtool-$PROMETHEUS_MODULE_VERSION
+TOOLS=$CACHE/tools   # kubectl, helm and promtool, linked, for PATH
 DATA=${SYNCGC_CLUSTER_DIR:-$CACHE/cluster}
 PKI=$DATA/pki
 LOGS=$DATA/logs
@@ -98,15 +103,28 @@ build_helm() {
   rm -rf "$BIN_HELM" && mv "$BIN_HELM.tmp" "$BIN_HELM"
 }
 
+build_promtool() {
+  [[ -x $BIN_PROMTOOL/promtool ]] && return
+  log "building promtool $PROMETHEUS_VERSION (module $PROMETHEUS_MODULE_VERSION); first time only"
+  # remove_all_sd leaves out the service-discovery plugins (cloud SDKs), which rule checks and
+  # rule unit tests do not need.
+  GOBIN="$BIN_PROMTOOL.tmp" CGO_ENABLED=0 go install -trimpath -tags remove_all_sd \
+    -ldflags "-s -w -X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION#v}" \
+    "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION"
+  rm -rf "$BIN_PROMTOOL" && mv "$BIN_PROMTOOL.tmp" "$BIN_PROMTOOL"
+}
+
 cmd_build() {
   command -v go >/dev/null || die "Go is required to build the control plane (go.dev/dl)"
   build_etcd
   build_kubernetes
   build_kwok
   build_helm
+  build_promtool
   mkdir -p "$TOOLS"
   ln -sf "$BIN_K8S/kubectl" "$TOOLS/kubectl"
   ln -sf "$BIN_HELM/helm" "$TOOLS/helm"
+  ln -sf "$BIN_PROMTOOL/promtool" "$TOOLS/promtool"
 }
 
 # ---------------------------------------------------------------------------------------------

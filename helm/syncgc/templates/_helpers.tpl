@@ -106,3 +106,17 @@ tolerations:
 {{- $q := .Values.kubeApi.qps }}
 {{- if eq (float64 $q) (float64 (int64 $q)) }}{{ int64 $q }}{{ else }}{{ $q }}{{ end }}
 {{- end }}
+
+{{/* PromQL label matchers selecting the operator's series: metrics.prometheusRule.selector, or the
+     job and namespace labels a ServiceMonitor scrape of the metrics Service gives. */}}
+{{- define "syncgc.metricsSelector" -}}
+{{- $default := printf "job=\"%s-metrics\",namespace=\"%s\"" (include "syncgc.fullname" .) .Release.Namespace }}
+{{- default $default (trim .Values.metrics.prometheusRule.selector) }}
+{{- end }}
+
+{{/* The labels of one alert: its own labels over its severity over prometheusRule.alertLabels.
+     Called with (dict "alert" <alert values> "rule" <prometheusRule values>). */}}
+{{- define "syncgc.alertLabels" -}}
+{{- $labels := merge (dict) (default (dict) .alert.labels) (dict "severity" .alert.severity) (default (dict) .rule.alertLabels) }}
+{{- toYaml $labels }}
+{{- end }}

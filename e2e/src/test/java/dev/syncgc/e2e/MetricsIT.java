@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.Metrics;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -20,14 +21,10 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -219,63 +216,5 @@ class MetricsIT {
   private static String describe(Metrics before, Metrics after, String name, Map<String, String> labels) {
     return name + labels + " should have grown: before " + before.lines(name) + ", after "
         + (after == null ? "(no scrape)" : after.lines(name));
-  }
-
-  /** Prometheus text format, simply: each sample line is {@code name{labels} value}. */
-  record Metrics(List<Sample> samples) {
-    private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+).*$");
-    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
-
-    record Sample(String name, Map<String, String> labels, double value, String line) {}
-
-    static Metrics parse(String text) {
-      List<Sample> samples = new ArrayList<>();
-      for (String line : text.split("\n")) {
-        if (line.isBlank() || line.startsWith("#")) {
-          continue;
-        }
-        Matcher m = LINE.matcher(line);
-        if (!m.matches()) {
-          continue;
-        }
-        Map<String, String> labels = new LinkedHashMap<>();
-        if (m.group(3) != null) {
-          Matcher l = LABEL.matcher(m.group(3));
-          while (l.find()) {
-            labels.put(l.group(1), l.group(2));
-          }
-        }
-        double value;
-        try {
-          value = Double.parseDouble(m.group(4));
-        } catch (NumberFormatException e) {
-          continue;
-        }
-        samples.add(new Sample(m.group(1), labels, value, line));
-      }
-      return new Metrics(List.copyOf(samples));
-    }
-
-    /** The sum of the samples of {@code name} carrying (at least) these labels; empty if none. */
-    OptionalDouble sum(String name, Map<String, String> labels) {
-      List<Sample> matching = matching(name, labels);
-      return matching.isEmpty() ? OptionalDouble.empty()
-          : OptionalDouble.of(matching.stream().mapToDouble(Sample::value).sum());
-    }
-
-    List<String> lines(String name) {
-      return matching(name, Map.of()).stream().map(Sample::line).toList();
-    }
-
-    List<String> namesStartingWith(String prefix) {
-      return samples.stream().map(Sample::name).filter(n -> n.startsWith(prefix)).distinct().toList();
-    }
-
-    private List<Sample> matching(String name, Map<String, String> labels) {
-      return samples.stream()
-          .filter(s -> s.name().equals(name))
-          .filter(s -> labels.entrySet().stream().allMatch(e -> e.getValue().equals(s.labels().get(e.getKey()))))
-          .toList();
-    }
   }
 }

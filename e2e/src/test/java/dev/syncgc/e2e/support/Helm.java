@@ -3,7 +3,6 @@ package dev.syncgc.e2e.support;
 import dev.syncgc.e2e.support.ProcessRunner.Result;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Runs the {@code helm} binary (through {@link ProcessRunner}) on the chart in {@code helm/syncgc},
@@ -148,26 +146,6 @@ public final class Helm {
   }
 
   private static String locate() {
-    String configured = TestCluster.setting("HELM");
-    if (configured != null) {
-      return configured;
-    }
-    List<Path> candidates = new ArrayList<>();
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (!dir.isEmpty()) {
-        candidates.add(Path.of(dir, "helm"));
-      }
-    }
-    String cache = TestCluster.setting("SYNCGC_CACHE");
-    Path cacheDir = cache != null ? Path.of(cache)
-        : Path.of(System.getProperty("user.home"), ".cache", "syncgc");
-    candidates.add(cacheDir.resolve("tools").resolve("helm"));
-    return candidates.stream()
-        .filter(Files::isExecutable)
-        .findFirst()
-        .map(Path::toString)
-        .orElseThrow(() -> new IllegalStateException("helm not found: set HELM, put helm on PATH, or run "
-            + "`e2e/cluster.sh build` (links it into " + cacheDir.resolve("tools") + "); looked at "
-            + Stream.of(candidates.toArray()).map(Object::toString).toList()));
+    return LocalTool.locate("helm", "HELM");
   }
 }
