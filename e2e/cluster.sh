@@ -7,6 +7,9 @@
 #   e2e/cluster.sh status                     say what runs
 #   e2e/cluster.sh down                       stop what `up` started and remove the cluster's data
 #   e2e/cluster.sh restart-kcm                restart kube-controller-manager only (SYNCGC_KCM_EXTRA_ARGS)
+#   e2e/cluster.sh restart-apiserver          restart kube-apiserver only (etcd and its data kept)
+#   e2e/cluster.sh restart-etcd               restart etcd only, its data kept
+#   e2e/cluster.sh audit-log                  print the path of kube-apiserver's audit log
 #   e2e/cluster.sh sa-kubeconfig NS NAME [F]  write a kubeconfig for a ServiceAccount
 #
 # Binaries are cached in $SYNCGC_CACHE (default ~/.cache/syncgc) and never enter the repository.
@@ -219,6 +222,63 @@ start_kcm() {
   wait_for kube-controller-manager 60 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
 }
 
+start_etcd() {
+  start etcd "$BIN_ETCD/etcd" --name syncgc-local --data-dir "$DATA/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "syncgc-local=http://127.0.0.1:$ETCD_PEER_PORT" \
+    --quota-backend-bytes 8589934592 --unsafe-no-fsync --log-level warn
+  wait_for etcd 60 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+}
+
+# The API server's audit log records what one identity changes (SYNCGC_AUDIT_USER; by default the
+# ServiceAccount the soak runs syncgc as): every DELETE, PATCH and UPDATE with its request body, so
+# that a test can check each change syncgc sent. Everything else is not logged.
+write_audit_policy() {
+  cat >"$DATA/audit-policy.yaml" <<EOF
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived, ResponseStarted]
+rules:
+- level: Request
+  users: ["${SYNCGC_AUDIT_USER:-system:serviceaccount:syncgc-soak:operator}"]
+  verbs: [delete, deletecollection, patch, update]
+- level: None
+EOF
+}
+
+start_apiserver() {
+  start kube-apiserver "$BIN_K8S/kube-apiserver" \
+    --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
+    --tls-cert-file "$PKI/apiserver.crt" --tls-private-key-file "$PKI/apiserver.key" \
+    --client-ca-file "$PKI/ca.crt" \
+    --authorization-mode RBAC \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
+    --api-audiences https://kubernetes.default.svc.cluster.local \
+    --service-cluster-ip-range 10.96.0.0/16 \
+    --allow-privileged \
+    --max-requests-inflight 1000 --max-mutating-requests-inflight 500 \
+    --audit-policy-file "$DATA/audit-policy.yaml" --audit-log-path "$LOGS/audit.log" \
+    --audit-log-maxsize 200 --audit-log-maxbackup 2 \
+    --v 1
+  wait_for kube-apiserver 120 "$BIN_K8S/kubectl" --kubeconfig "$KUBECONFIG_FILE" get --raw /readyz
+}
+
+# Restarts of one component with its data kept: faults the soak injects mid-cascade.
+cmd_restart_apiserver() {
+  running kube-apiserver || die "the control plane is not running (e2e/cluster.sh up)"
+  stop_one kube-apiserver
+  start_apiserver
+}
+
+cmd_restart_etcd() {
+  running etcd || die "the control plane is not running (e2e/cluster.sh up)"
+  stop_one etcd
+  start_etcd
+}
+
 # Stops only kube-controller-manager and starts it again with the current SYNCGC_KCM_EXTRA_ARGS
 # (the benchmark raises its --kube-api-qps/--kube-api-burst this way); the rest keeps running.
 cmd_restart_kcm() {
@@ -232,27 +292,10 @@ cmd_up() {
   mkdir -p "$DATA"
   make_pki
 
-  start etcd "$BIN_ETCD/etcd" --name syncgc-local --data-dir "$DATA/etcd" \
-    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-cluster "syncgc-local=http://127.0.0.1:$ETCD_PEER_PORT" \
-    --quota-backend-bytes 8589934592 --unsafe-no-fsync --log-level warn
-  wait_for etcd 60 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  start_etcd
 
-  start kube-apiserver "$BIN_K8S/kube-apiserver" \
-    --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
-    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
-    --tls-cert-file "$PKI/apiserver.crt" --tls-private-key-file "$PKI/apiserver.key" \
-    --client-ca-file "$PKI/ca.crt" \
-    --authorization-mode RBAC \
-    --service-account-issuer https://kubernetes.default.svc.cluster.local \
-    --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
-    --api-audiences https://kubernetes.default.svc.cluster.local \
-    --service-cluster-ip-range 10.96.0.0/16 \
-    --allow-privileged \
-    --max-requests-inflight 1000 --max-mutating-requests-inflight 500 \
-    --v 1
-  wait_for kube-apiserver 120 "$BIN_K8S/kubectl" --kubeconfig "$KUBECONFIG_FILE" get --raw /readyz
+  write_audit_policy
+  start_apiserver
 
   start_kcm
 
@@ -344,6 +387,9 @@ case ${1:-} in
   status) cmd_status ;;
   down) cmd_down ;;
   restart-kcm) cmd_restart_kcm ;;
+  restart-apiserver) cmd_restart_apiserver ;;
+  restart-etcd) cmd_restart_etcd ;;
   sa-kubeconfig) shift; cmd_sa_kubeconfig "$@" ;;
-  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  audit-log) echo "$LOGS/audit.log" ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

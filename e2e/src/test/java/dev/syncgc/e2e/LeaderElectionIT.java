@@ -18,7 +18,6 @@ import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -87,7 +86,7 @@ class LeaderElectionIT {
         + annotated.getMetadata().getUid());
     assertFalse(standby.log().contains("added finalizer"),
         "the standby added no finalizer; its log:\n" + standby.log());
-    assertEquals(identity(leader), holder(), "the leader still holds the Lease");
+    assertEquals(leader.leaderElectionIdentity(), holder(), "the leader still holds the Lease");
   }
 
   @Test
@@ -160,17 +159,6 @@ class LeaderElectionIT {
     return names;
   }
 
-  /** The operator's leader election identity: {@code <hostname>-<pid>}, as the operator builds it. */
-  private static String identity(OperatorProcess operator) {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (Exception e) {
-      host = "syncgc";
-    }
-    return host + "-" + operator.pid();
-  }
-
   private String holder() {
     Lease current = client.leases().inNamespace(LEASE_NAMESPACE).withName(lease).get();
     return current == null || current.getSpec() == null ? null : current.getSpec().getHolderIdentity();
@@ -184,18 +172,18 @@ class LeaderElectionIT {
           .pollInterval(Duration.ofMillis(200))
           .until(() -> {
             last.set(holder());
-            return candidates.stream().anyMatch(o -> identity(o).equals(last.get()));
+            return candidates.stream().anyMatch(o -> o.leaderElectionIdentity().equals(last.get()));
           });
     } catch (RuntimeException e) {
       throw new AssertionError("no operator holds Lease " + lease + " within " + deadline + "; holder: "
-          + last.get() + "; identities: " + candidates.stream().map(LeaderElectionIT::identity).toList(), e);
+          + last.get() + "; identities: " + candidates.stream().map(OperatorProcess::leaderElectionIdentity).toList(), e);
     }
-    return candidates.stream().filter(o -> identity(o).equals(last.get())).findFirst().orElseThrow();
+    return candidates.stream().filter(o -> o.leaderElectionIdentity().equals(last.get())).findFirst().orElseThrow();
   }
 
   private void awaitHolderIs(OperatorProcess expected, Duration deadline) {
     OperatorProcess holder = awaitHolder(List.of(expected), deadline);
-    assertEquals(identity(expected), identity(holder));
+    assertEquals(expected.leaderElectionIdentity(), holder.leaderElectionIdentity());
   }
 
   private OperatorProcess other(OperatorProcess one) {

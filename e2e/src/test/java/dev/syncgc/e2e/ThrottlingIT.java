@@ -1,29 +1,25 @@
 package dev.syncgc.e2e;
 
 import static dev.syncgc.e2e.support.SpecNames.TIMEOUT;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.MetricsIT.Metrics;
 import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.Events;
+import dev.syncgc.e2e.support.Metrics;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.Throttle;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.flowcontrol.v1.FlowSchema;
-import io.fabric8.kubernetes.api.model.flowcontrol.v1.FlowSchemaBuilder;
-import io.fabric8.kubernetes.api.model.flowcontrol.v1.PriorityLevelConfiguration;
-import io.fabric8.kubernetes.api.model.flowcontrol.v1.PriorityLevelConfigurationBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -62,8 +58,7 @@ class ThrottlingIT {
         .addNewSubject().withKind("ServiceAccount").withName(identity).withNamespace(ns.name()).endSubject()
         .build()).create();
     Path kubeconfig = ServiceAccounts.kubeconfig(client, ns.name(), identity);
-    PriorityLevelConfiguration level = null;
-    FlowSchema flows = null;
+    Throttle throttle = null;
     SharedOperator.pause();
     OperatorProcess operator = OperatorProcess.start("throttled",
         List.of("--kube-api-qps", "0", "--namespaces", ns.name()), Map.of("KUBECONFIG", kubeconfig.toString()));
@@ -84,33 +79,7 @@ class ThrottlingIT {
           .ownedBy(root).ownedBy(solid).apply();
       GenericKubernetesResource bystander = Widgets.create(client, ns.name(), "bystander").apply();
 
-      level = client.resource(new PriorityLevelConfigurationBuilder()
-          .withNewMetadata().withName(ns.name()).endMetadata()
-          .withNewSpec().withType("Limited").withNewLimited()
-          .withNominalConcurrencyShares(1).withLendablePercent(0).withBorrowingLimitPercent(0)
-          .withNewLimitResponse().withType("Reject").endLimitResponse()
-          .endLimited().endSpec().build()).create();
-      flows = client.resource(new FlowSchemaBuilder()
-          .withNewMetadata().withName(ns.name()).endMetadata()
-          .withNewSpec().withMatchingPrecedence(500)
-          .withNewPriorityLevelConfiguration().withName(ns.name()).endPriorityLevelConfiguration()
-          .withNewDistinguisherMethod().withType("ByUser").endDistinguisherMethod()
-          .addNewRule()
-          .addNewSubject().withKind("ServiceAccount").withNewServiceAccount().withName(identity)
-          .withNamespace(ns.name()).endServiceAccount().endSubject()
-          .addNewResourceRule().withVerbs("*").withApiGroups("*").withResources("*").withClusterScope(true)
-          .withNamespaces("*").endResourceRule()
-          .addNewNonResourceRule().withVerbs("*").withNonResourceURLs("*").endNonResourceRule()
-          .endRule().endSpec().build()).create();
-      String flowName = flows.getMetadata().getName();
-      // the API server's APF controller writes this condition once it has taken the FlowSchema in
-      await("FlowSchema " + flowName + " in effect").atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(200)).until(() -> {
-            FlowSchema now = client.resources(FlowSchema.class).withName(flowName).get();
-            return now.getStatus() != null && now.getStatus().getConditions() != null
-                && now.getStatus().getConditions().stream()
-                    .anyMatch(c -> c.getType().equals("Dangling") && c.getStatus().equals("False"));
-          });
+      throttle = Throttle.serviceAccount(client, ns.name(), ns.name(), identity);
       double before = throttled(operator);
 
       Widgets.widget(client, ns.name(), "root").delete();
@@ -142,11 +111,8 @@ class ThrottlingIT {
               .lines("syncgc_api_requests_total"));
       System.out.printf("ThrottlingIT: %d objects deleted, %.0f requests answered 429%n", tree.size(), rejected);
     } finally {
-      if (flows != null) {
-        client.resource(flows).delete();
-      }
-      if (level != null) {
-        client.resource(level).delete();
+      if (throttle != null) {
+        throttle.close();
       }
       operator.stop();
       client.resource(admin).delete();

@@ -187,6 +187,17 @@ public final class OperatorProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** The identity it holds a leader-election Lease under: {@code <hostname>-<pid>}, as the operator builds it. */
+  public String leaderElectionIdentity() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (Exception e) {
+      host = "syncgc";
+    }
+    return host + "-" + pid();
+  }
+
   public int port() {
     return port;
   }
