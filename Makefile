@@ -2,7 +2,9 @@
 SHELL := /bin/bash
 MVN ?= mvn -B
 
-.PHONY: help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.objects=40
+
+.PHONY: soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -18,6 +20,10 @@ unit-test: ## unit and property tests only (no cluster)
 
 e2e: jar ## end-to-end tests only
 	$(MVN) -pl e2e verify
+
+soak: ## chaos soak on the local control plane: random graphs, faults, an oracle; writes docs/reliability.md (SOAK_ARGS)
+	$(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakIT \
+	  -Dsyncgc.soak.report=$(CURDIR)/docs/reliability.md $(SOAK_ARGS)
 
 jar: ## build operator/target/syncgc-operator.jar
 	$(MVN) -q -pl operator -am install -DskipTests

@@ -1,0 +1,73 @@
+package dev.syncgc.e2e.soak;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * kube-apiserver's audit log (e2e/cluster.sh writes a policy that records one identity's DELETE,
+ * PATCH and UPDATE requests with their bodies): what syncgc really sent, read incrementally.
+ */
+final class AuditLog {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One request: verb, the object's etcd-style key, the answer, and the DELETE's uid precondition. */
+  record Request(String verb, String key, int code, String preconditionUid, String line) {
+    boolean succeeded() {
+      return code >= 200 && code < 300;
+    }
+  }
+
+  private final Path file;
+  private final String user;
+  private long offset;
+
+  AuditLog(Path file, String user) throws IOException {
+    this.file = file;
+    this.user = user;
+    this.offset = Files.exists(file) ? Files.size(file) : 0;
+  }
+
+  /** The requests of the identity logged since the last call. */
+  List<Request> next() throws IOException {
+    List<Request> out = new ArrayList<>();
+    if (!Files.exists(file)) {
+      return out;
+    }
+    try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+      if (in.length() < offset) {
+        offset = 0; // rotated
+      }
+      in.seek(offset);
+      byte[] bytes = new byte[(int) (in.length() - offset)];
+      in.readFully(bytes);
+      String text = new String(bytes, StandardCharsets.UTF_8);
+      int end = text.lastIndexOf('\n') + 1; // a line still being written waits for the next call
+      offset += text.substring(0, end).getBytes(StandardCharsets.UTF_8).length;
+      for (String line : text.substring(0, end).split("\n")) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonNode e = JSON.readTree(line);
+        if (!user.equals(e.path("user").path("username").asText())) {
+          continue;
+        }
+        JsonNode ref = e.path("objectRef");
+        String group = ref.path("apiGroup").asText("");
+        String ns = ref.path("namespace").asText("");
+        String key = "/registry/" + (group.isEmpty() ? "" : group + "/") + ref.path("resource").asText()
+            + "/" + (ns.isEmpty() ? "" : ns + "/") + ref.path("name").asText();
+        String uid = e.path("requestObject").path("preconditions").path("uid").asText(null);
+        out.add(new Request(e.path("verb").asText(), key, e.path("responseStatus").path("code").asInt(),
+            uid, line.length() > 600 ? line.substring(0, 600) + "..." : line));
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,94 @@
+package dev.syncgc.e2e.soak;
+
+import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
+
+import dev.syncgc.e2e.soak.Oracle.Before;
+import dev.syncgc.e2e.soak.Oracle.Expectation;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Reality against the model: deletions from etcd's record, survivors from the API server. Each
+ * method returns what does not hold (empty: all is well), in words that name the object, what was
+ * expected and what was found, with etcd revisions for order.
+ */
+final class Checks {
+  private final ObjectFactory objects;
+  private final EtcdDeletions etcd;
+
+  Checks(ObjectFactory objects, EtcdDeletions etcd) {
+    this.objects = objects;
+    this.etcd = etcd;
+  }
+
+  /**
+   * What is not (yet) as the model says: an object to delete still there, or a survivor gone,
+   * marked deleted, holding syncgc's finalizer, or with other owners than expected.
+   */
+  List<String> unmet(Expectation e) {
+    List<String> out = new ArrayList<>();
+    for (SoakObject d : e.deleted()) {
+      if (etcd.deletedAt(d.etcdKey()) == null) {
+        out.add(d + " must be deleted; now " + describe(objects.current(d)));
+      }
+    }
+    for (Map.Entry<SoakObject, Set<SoakObject>> s : e.survivorOwners().entrySet()) {
+      SoakObject o = s.getKey();
+      Long revision = etcd.deletedAt(o.etcdKey());
+      if (revision != null) {
+        out.add(o + " must survive but was deleted at etcd revision " + revision);
+        continue;
+      }
+      GenericKubernetesResource r = objects.current(o);
+      if (r == null) {
+        out.add(o + " must survive but cannot be read");
+        continue;
+      }
+      if (r.getMetadata().getDeletionTimestamp() != null) {
+        out.add(o + " must survive but is marked deleted: " + describe(r));
+      }
+      if (r.getMetadata().getFinalizers().contains(FINALIZER)) {
+        out.add(o + " survives but still holds syncgc's finalizer: " + describe(r));
+      }
+      Set<String> expected = s.getValue().stream().map(p -> p.uid).collect(Collectors.toSet());
+      Set<String> actual = r.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid)
+          .collect(Collectors.toSet());
+      if (!expected.equals(actual)) {
+        out.add(o + " must keep exactly the owners " + s.getValue() + " but has " + owners(r));
+      }
+    }
+    return out;
+  }
+
+  /** Each {@code first} gone at a lower etcd revision than its {@code then}. */
+  List<String> order(Expectation e) {
+    List<String> out = new ArrayList<>();
+    for (Before b : e.order()) {
+      Long first = etcd.deletedAt(b.first().etcdKey());
+      Long then = etcd.deletedAt(b.then().etcdKey());
+      if (first != null && then != null && first >= then) {
+        out.add(b.first() + " (etcd revision " + first + ") must be gone before " + b.then() + " (revision "
+            + then + "): " + b.why());
+      }
+    }
+    return out;
+  }
+
+  private static String describe(GenericKubernetesResource r) {
+    if (r == null) {
+      return "unreadable";
+    }
+    return (r.getMetadata().getDeletionTimestamp() == null ? "alive" : "marked deleted at "
+        + r.getMetadata().getDeletionTimestamp()) + ", finalizers " + r.getMetadata().getFinalizers()
+        + ", owners " + owners(r);
+  }
+
+  private static List<String> owners(GenericKubernetesResource r) {
+    return r.getMetadata().getOwnerReferences().stream().map(o -> o.getKind() + "/" + o.getName()).toList();
+  }
+}

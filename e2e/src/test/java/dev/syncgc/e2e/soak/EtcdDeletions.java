@@ -1,0 +1,140 @@
+package dev.syncgc.e2e.soak;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every DELETE the store makes under {@code /registry/}, with its etcd revision, read from etcd's own
+ * watch (its JSON gateway) rather than from the API server: revisions are comparable across kinds,
+ * and a restart of kube-apiserver loses nothing. When etcd itself restarts, the watch resumes from
+ * the revision after the last one seen (etcd keeps its history), so no deletion is missed.
+ */
+final class EtcdDeletions implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String PREFIX = "/registry/";
+
+  private final String endpoint;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final Map<String, Long> deletedAt = new HashMap<>();
+  /** When the soak learnt of each deletion (System.nanoTime): for durations, never for order. */
+  private final Map<String, Long> seenAt = new HashMap<>();
+  private final List<String> problems = new ArrayList<>();
+  private final Thread reader;
+  private volatile long nextRevision;
+  private volatile boolean closed;
+  private volatile InputStream current;
+  private int reconnects;
+
+  EtcdDeletions(String endpoint) throws Exception {
+    this.endpoint = endpoint;
+    this.nextRevision = currentRevision() + 1;
+    this.reader = new Thread(this::run, "etcd-deletions");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  long currentRevision() throws Exception {
+    String body = "{\"key\":\"" + b64(PREFIX) + "\",\"limit\":1,\"keys_only\":true}";
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(endpoint + "/v3/kv/range"))
+        .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body()).path("header").path("revision").asLong();
+  }
+
+  private void run() {
+    while (!closed) {
+      try {
+        String body = "{\"create_request\":{\"key\":\"" + b64(PREFIX) + "\",\"range_end\":\"" + b64("/registry0")
+            + "\",\"start_revision\":" + nextRevision + ",\"filters\":[\"NOPUT\"]}}";
+        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(endpoint + "/v3/watch"))
+            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        current = r.body();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+          String line;
+          while ((line = lines.readLine()) != null) {
+            take(JSON.readTree(line).path("result"));
+          }
+        }
+      } catch (Exception e) {
+        if (closed) {
+          return;
+        }
+      }
+      synchronized (this) {
+        reconnects++;
+      }
+      try {
+        Thread.sleep(200); // etcd restarting: try again shortly, from the revision after the last seen
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private synchronized void take(JsonNode result) {
+    if (result.path("compact_revision").asLong() > 0) {
+      problems.add("etcd compacted its history past revision " + nextRevision + ": deletions may be missing");
+    }
+    for (JsonNode event : result.path("events")) {
+      long revision = event.path("kv").path("mod_revision").asLong();
+      if ("DELETE".equals(event.path("type").asText())) {
+        String key = new String(Base64.getDecoder().decode(event.path("kv").path("key").asText()),
+            StandardCharsets.UTF_8);
+        deletedAt.put(key, revision);
+        seenAt.put(key, System.nanoTime());
+      }
+      nextRevision = Math.max(nextRevision, revision + 1);
+    }
+    notifyAll();
+  }
+
+  /** The revision at which the object under this key was deleted, or null if not seen. */
+  synchronized Long deletedAt(String etcdKey) {
+    return deletedAt.get(etcdKey);
+  }
+
+  /** When the soak saw the deletion (System.nanoTime), or null if not seen. */
+  synchronized Long seenAt(String etcdKey) {
+    return seenAt.get(etcdKey);
+  }
+
+  synchronized int reconnects() {
+    return reconnects;
+  }
+
+  synchronized List<String> problems() {
+    return List.copyOf(problems);
+  }
+
+  private static String b64(String s) {
+    return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    InputStream in = current;
+    if (in != null) {
+      try {
+        in.close();
+      } catch (Exception ignored) {
+        // closing a stream that etcd ended already
+      }
+    }
+    reader.interrupt();
+  }
+}

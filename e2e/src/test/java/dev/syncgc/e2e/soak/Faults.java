@@ -1,0 +1,67 @@
+package dev.syncgc.e2e.soak;
+
+import dev.syncgc.e2e.support.ProcessRunner;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.Throttle;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The faults one round injects mid-cascade: SIGKILL of the leading replica (started again a moment
+ * later), a restart of kube-apiserver or of etcd with its data kept (e2e/cluster.sh), or API
+ * Priority and Fairness rejecting most of syncgc's requests with 429 for the rest of the round.
+ */
+final class Faults implements AutoCloseable {
+
+  enum Fault { NONE, KILL_LEADER, RESTART_APISERVER, RESTART_ETCD, THROTTLE }
+
+  private static final Duration RESTART_DEADLINE = Duration.ofMinutes(3);
+
+  private final KubernetesClient client;
+  private final SoakOperators operators;
+  private Throttle throttle;
+
+  Faults(KubernetesClient client, SoakOperators operators) {
+    this.client = client;
+    this.operators = operators;
+  }
+
+  /** Injects the fault; returns a line for the log. A THROTTLE stays until {@link #endRound()}. */
+  String inject(Fault fault) {
+    return switch (fault) {
+      case NONE -> "no fault";
+      case KILL_LEADER -> {
+        yield "SIGKILL of the leader (pid " + operators.killLeader() + "), started again";
+      }
+      case RESTART_APISERVER -> clusterScript("restart-apiserver");
+      case RESTART_ETCD -> clusterScript("restart-etcd");
+      case THROTTLE -> {
+        throttle = Throttle.serviceAccount(client, "syncgc-soak", SoakOperators.NAMESPACE, SoakOperators.ACCOUNT);
+        yield "APF throttles " + SoakOperators.USER;
+      }
+    };
+  }
+
+  /** Ends a throttle and waits until every replica is ready again. */
+  void endRound() {
+    close();
+    operators.awaitReady(RESTART_DEADLINE);
+  }
+
+  private static String clusterScript(String command) {
+    ProcessRunner.Result r = ProcessRunner.run(List.of("bash",
+        TestCluster.repoRoot().resolve("e2e/cluster.sh").toString(), command), Map.of(), RESTART_DEADLINE);
+    r.assertOk();
+    return "e2e/cluster.sh " + command + " (" + r.took().toMillis() + " ms)";
+  }
+
+  @Override
+  public void close() {
+    if (throttle != null) {
+      throttle.close();
+      throttle = null;
+    }
+  }
+}

@@ -1,0 +1,231 @@
+package dev.syncgc.e2e.soak;
+
+import dev.syncgc.e2e.soak.Scenario.Action;
+import dev.syncgc.e2e.soak.Scenario.Shape;
+import dev.syncgc.e2e.soak.SoakObject.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Seeded random scenarios: trees of depth up to 4 and fan-out up to 8 with diamonds, rings (under
+ * the tree, and kept by an outside owner), a second solid owner, another controller's finalizer,
+ * deletion waves, Pods, an invalid owner reference; opted in by annotation or policy. The same seed
+ * gives the same round.
+ */
+final class Generator {
+  static final String SYNCHRONOUS = "Synchronous";
+  static final String ORPHAN = "Orphan";
+
+  private final Random random;
+  private final int maxObjects;
+
+  /** @param maxObjects the most objects one scenario's tree has (rings and extras come on top) */
+  Generator(Random random, int maxObjects) {
+    this.random = random;
+    this.maxObjects = Math.max(4, maxObjects);
+  }
+
+  /** A round: its scenarios, the cluster-scoped keepers (solid outside owners) and the misc objects. */
+  record Round(int number, List<Scenario> scenarios, List<SoakObject> keepers, String miscNamespace,
+      List<SoakObject> misc) {
+    List<SoakObject> all() {
+      List<SoakObject> out = new ArrayList<>(keepers);
+      scenarios.forEach(s -> out.addAll(s.objects));
+      out.addAll(misc);
+      return out;
+    }
+  }
+
+  Round round(String prefix, int number, int scenarios) {
+    String tag = prefix + "-r" + number;
+    List<SoakObject> keepers = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      keepers.add(new SoakObject(Kind.CLUSTER_WIDGET, null, tag + "-keeper-" + i));
+    }
+    String misc = tag + "-misc";
+    List<SoakObject> miscObjects = new ArrayList<>();
+    List<Scenario> out = new ArrayList<>();
+    for (int i = 0; i < scenarios; i++) {
+      out.add(scenario(tag + "-s" + i, keepers, misc, miscObjects));
+    }
+    return new Round(number, out, keepers, misc, miscObjects);
+  }
+
+  private Scenario scenario(String id, List<SoakObject> keepers, String misc, List<SoakObject> miscObjects) {
+    Shape shape = pick(Shape.values(), new int[] {5, 2, 2, 1, 2, 1, 1});
+    Action action = switch (shape) {
+      case SYNC_ANNOTATION -> pick(new Action[] {Action.DELETE, Action.ORPHAN_CASCADE, Action.NAMESPACE,
+          Action.RACE, Action.UNANNOTATE}, new int[] {5, 1, 1, 3, 1});
+      case SYNC_POLICY -> pick(new Action[] {Action.DELETE, Action.RACE, Action.DROP_POLICY}, new int[] {3, 2, 1});
+      case ORPHAN_ANNOTATION, ORPHAN_POLICY -> pick(new Action[] {Action.DELETE, Action.NAMESPACE}, new int[] {4, 1});
+      case BUILTIN -> pick(new Action[] {Action.DELETE, Action.FOREGROUND, Action.NAMESPACE}, new int[] {2, 2, 1});
+      case CLUSTER_SYNC -> pick(new Action[] {Action.DELETE, Action.RACE}, new int[] {2, 1});
+      case LONE_RING -> Action.NONE;
+    };
+    boolean cluster = shape == Shape.CLUSTER_SYNC;
+    Scenario s = new Scenario(id, shape, action, cluster ? null : id);
+    if (shape == Shape.LONE_RING) {
+      List<SoakObject> ring = ring(s, Kind.WIDGET, 2 + random.nextInt(4));
+      s.root = ring.get(0);
+      return s;
+    }
+    Kind inner = cluster ? Kind.CLUSTER_WIDGET : Kind.WIDGET;
+    s.root = add(s, inner, "root");
+    switch (shape) {
+      case SYNC_ANNOTATION, CLUSTER_SYNC -> s.root.annotations.put("syncgc.dev/propagation", SYNCHRONOUS);
+      case ORPHAN_ANNOTATION -> s.root.annotations.put("syncgc.dev/propagation", ORPHAN);
+      case SYNC_POLICY, ORPHAN_POLICY -> {
+        s.policy = id;
+        s.root.labels.put("soak.syncgc.dev/opt-in", id);
+      }
+      case BUILTIN -> {
+        if (random.nextBoolean()) { // opted out explicitly: the same as not opted in
+          s.root.annotations.put("syncgc.dev/propagation", "Background");
+        }
+      }
+      default -> { }
+    }
+    List<List<SoakObject>> levels = tree(s, inner, cluster);
+    List<SoakObject> nodes = levels.stream().flatMap(List::stream).toList();
+    List<SoakObject> innerNodes = nodes.stream().filter(n -> n.kind == inner).toList();
+    // diamonds: a second owner higher up (never below, so no cycle)
+    for (int d = 0; d < 1 + random.nextInt(3); d++) {
+      int level = 2 + random.nextInt(Math.max(1, levels.size() - 2));
+      if (level < levels.size() && !levels.get(level).isEmpty()) {
+        SoakObject c = levels.get(level).get(random.nextInt(levels.get(level).size()));
+        List<SoakObject> above = levels.subList(1, level).stream().flatMap(List::stream)
+            .filter(o -> o.kind == inner && !c.owners.contains(o)).toList();
+        if (!above.isEmpty()) {
+          c.owners.add(above.get(random.nextInt(above.size())));
+        }
+      }
+    }
+    // a ring under the tree, and a ring kept by an outside owner
+    if (random.nextInt(3) > 0) {
+      List<SoakObject> ring = ring(s, inner, 2 + random.nextInt(4));
+      ring.get(0).owners.add(0, innerNodes.get(random.nextInt(innerNodes.size())));
+      SoakObject leaf = add(s, cluster ? Kind.CLUSTER_WIDGET : Kind.CONFIGMAP, "ring-leaf");
+      leaf.owners.add(ring.get(ring.size() - 1));
+    }
+    if (random.nextInt(3) == 0) {
+      List<SoakObject> ring = ring(s, inner, 2 + random.nextInt(3));
+      ring.get(0).owners.add(0, innerNodes.get(random.nextInt(innerNodes.size())));
+      ring.get(1).owners.add(keepers.get(random.nextInt(keepers.size())));
+    }
+    // a dependent with a second, solid owner
+    if (random.nextBoolean()) {
+      SoakObject c = nodes.get(random.nextInt(nodes.size()));
+      c.owners.add(keepers.get(random.nextInt(keepers.size())));
+    }
+    // another controller's finalizer
+    for (int h = 0; h < random.nextInt(3); h++) {
+      nodes.get(random.nextInt(nodes.size())).holdMillis = random.nextInt(3000);
+    }
+    // deletion waves among the root's children (synchronous shapes)
+    if ((shape == Shape.SYNC_ANNOTATION || shape == Shape.SYNC_POLICY) && random.nextInt(3) == 0) {
+      for (SoakObject c : levels.get(1)) {
+        if (c.owners.size() == 1) {
+          c.wave = random.nextInt(4) - 1;
+          c.annotations.put("syncgc.dev/deletion-wave", Integer.toString(c.wave));
+        }
+      }
+    }
+    if (shape == Shape.SYNC_ANNOTATION && action == Action.DELETE && random.nextInt(4) == 0) {
+      // a deadline far shorter than a dependent's hold: the deadline releases the root
+      s.timesOut = true;
+      s.root.annotations.put("syncgc.dev/timeout", Oracle.TIMEOUT_MILLIS / 1000 + "s");
+      SoakObject held = nodes.get(nodes.size() - 1);
+      held.holdMillis = 8000;
+    }
+    if (action == Action.RACE) {
+      // created by the action itself, immediately before the root's DELETE
+      s.raced = add(s, cluster ? Kind.CLUSTER_WIDGET : Kind.CONFIGMAP, "raced");
+      s.raced.owners.add(innerNodes.get(random.nextInt(innerNodes.size())));
+    }
+    if (!cluster && random.nextInt(3) == 0) {
+      s.root.annotations.put("syncgc.dev/grace-period-seconds", "1");
+    }
+    if (!cluster && random.nextInt(3) == 0) {
+      // a reference Kubernetes considers invalid (owner in another namespace) is never followed
+      SoakObject invalid = new SoakObject(Kind.CONFIGMAP, misc, id + "-invalid-ref");
+      invalid.owners.add(keepers.get(0));
+      invalid.invalidOwner = s.root;
+      miscObjects.add(invalid);
+    }
+    return s;
+  }
+
+  /** Levels of a random tree under the root: depth 1 to 4, fan-out 1 to 8, at most maxObjects. */
+  private List<List<SoakObject>> tree(Scenario s, Kind inner, boolean cluster) {
+    List<List<SoakObject>> levels = new ArrayList<>(List.of(List.of(s.root)));
+    int depth = 1 + random.nextInt(4);
+    int budget = 3 + random.nextInt(maxObjects - 3);
+    for (int level = 1; level <= depth && budget > 0; level++) {
+      List<SoakObject> next = new ArrayList<>();
+      for (SoakObject parent : levels.get(level - 1)) {
+        if (parent.kind != inner) {
+          continue;
+        }
+        int fanOut = 1 + random.nextInt(8);
+        for (int i = 0; i < fanOut && budget > 0; i++, budget--) {
+          Kind kind = level == depth || random.nextInt(3) == 0 ? leafKind(cluster) : inner;
+          SoakObject c = add(s, kind, "n" + level + "-" + next.size());
+          c.owners.add(parent);
+          next.add(c);
+        }
+      }
+      if (next.isEmpty()) {
+        break;
+      }
+      levels.add(next);
+    }
+    return levels;
+  }
+
+  private Kind leafKind(boolean cluster) {
+    if (cluster) {
+      return Kind.CLUSTER_WIDGET;
+    }
+    return switch (random.nextInt(4)) {
+      case 0 -> Kind.POD;
+      case 1 -> Kind.CONFIGMAP;
+      default -> Kind.WIDGET;
+    };
+  }
+
+  /** A ring x0 -> x1 -> ... -> x0 (each owns the next): x0 names the last as owner. */
+  private List<SoakObject> ring(Scenario s, Kind kind, int size) {
+    List<SoakObject> ring = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      SoakObject x = add(s, kind, "ring" + s.objects.size() + "-" + i);
+      if (i > 0) {
+        x.owners.add(ring.get(i - 1));
+      }
+      ring.add(x);
+    }
+    ring.get(0).owners.add(ring.get(size - 1));
+    return ring;
+  }
+
+  private SoakObject add(Scenario s, Kind kind, String name) {
+    SoakObject o = new SoakObject(kind, s.namespace, s.namespace == null ? s.id + "-" + name : name);
+    s.objects.add(o);
+    return o;
+  }
+
+  private <T> T pick(T[] values, int[] weights) {
+    int total = 0;
+    for (int w : weights) {
+      total += w;
+    }
+    int r = random.nextInt(total);
+    for (int i = 0; i < values.length; i++) {
+      r -= weights[i];
+      if (r < 0) {
+        return values[i];
+      }
+    }
+    return values[values.length - 1];
+  }
+}

@@ -1,0 +1,93 @@
+package dev.syncgc.e2e.soak;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** One owner with everything below it, what opts it in, and what the soak does to it. */
+final class Scenario {
+
+  /** How the root is opted in (and so which propagation it has). */
+  enum Shape {
+    /** {@code syncgc.dev/propagation: Synchronous} on the root. */
+    SYNC_ANNOTATION,
+    /** A GarbageCollectionPolicy with {@code Synchronous} selecting the root by label. */
+    SYNC_POLICY,
+    /** {@code syncgc.dev/propagation: Orphan} on the root. */
+    ORPHAN_ANNOTATION,
+    /** A GarbageCollectionPolicy with {@code Orphan} selecting the root by label. */
+    ORPHAN_POLICY,
+    /** Not opted in: the built-in collector alone. */
+    BUILTIN,
+    /** Cluster-scoped objects only, root Synchronous. */
+    CLUSTER_SYNC,
+    /** A ring of Widgets owned by nobody outside it, which nothing deletes. */
+    LONE_RING
+  }
+
+  /** What the soak does. */
+  enum Action {
+    /** A plain DELETE, as {@code kubectl delete} sends (propagation Background). */
+    DELETE,
+    FOREGROUND,
+    /** {@code kubectl delete --cascade=orphan}. */
+    ORPHAN_CASCADE,
+    NAMESPACE,
+    /** A new dependent of a node in the tree is created immediately before the root is deleted. */
+    RACE,
+    /** The annotation is removed before deletion (the finalizer must go, then a plain DELETE). */
+    UNANNOTATE,
+    /** The policy is deleted before deletion (the finalizer must go, then a plain DELETE). */
+    DROP_POLICY,
+    NONE
+  }
+
+  /** How the deletion goes, as the model sees it. */
+  enum Mode { SYNC, ORPHAN, BUILTIN, NAMESPACE, NONE }
+
+  final String id;
+  final Shape shape;
+  final Action action;
+  /** The scenario's own namespace (null for cluster-scoped scenarios). */
+  final String namespace;
+  final List<SoakObject> objects = new ArrayList<>();
+  SoakObject root;
+  /** The root has a deadline far shorter than a held dependent's hold. */
+  boolean timesOut;
+  /** The policy's name for the policy shapes. */
+  String policy;
+  /** The dependent created just before the deletion (RACE). */
+  SoakObject raced;
+
+  Scenario(String id, Shape shape, Action action, String namespace) {
+    this.id = id;
+    this.shape = shape;
+    this.action = action;
+    this.namespace = namespace;
+  }
+
+  Mode mode() {
+    return switch (action) {
+      case NONE -> Mode.NONE;
+      case NAMESPACE -> Mode.NAMESPACE;
+      case ORPHAN_CASCADE -> Mode.ORPHAN;
+      case UNANNOTATE, DROP_POLICY, FOREGROUND -> Mode.BUILTIN;
+      case DELETE, RACE -> switch (shape) {
+        case SYNC_ANNOTATION, SYNC_POLICY, CLUSTER_SYNC -> Mode.SYNC;
+        case ORPHAN_ANNOTATION, ORPHAN_POLICY -> Mode.ORPHAN;
+        case BUILTIN -> Mode.BUILTIN;
+        case LONE_RING -> Mode.NONE;
+      };
+    };
+  }
+
+  /** Whether the root carries syncgc's finalizer before the action. */
+  boolean optedIn() {
+    return shape != Shape.BUILTIN && shape != Shape.LONE_RING;
+  }
+
+  @Override
+  public String toString() {
+    return id + " (" + shape + ", " + action + (timesOut ? ", times out" : "") + ", " + objects.size()
+        + " objects)";
+  }
+}

@@ -1,0 +1,117 @@
+package dev.syncgc.e2e.soak;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.syncgc.e2e.soak.Faults.Fault;
+import dev.syncgc.e2e.support.Metrics;
+import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.ProcessRunner;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestCrds;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The chaos soak: rounds of seeded random scenarios against two replicas of the operator, each
+ * round with one fault, until the duration has passed and every fault has been injected at least
+ * once; then the graph check. Everything it finds goes into the report; nothing stops it but a
+ * round that cannot be cleaned up.
+ */
+final class Soak {
+  /** Settings: seed, how long, scenarios per round, the most objects of one scenario's tree. */
+  record Settings(long seed, Duration duration, int scenarios, int maxObjects) {}
+
+  private final Settings settings;
+  private final KubernetesClient client;
+  private final PrintStream log;
+
+  Soak(Settings settings, KubernetesClient client, PrintStream log) {
+    this.settings = settings;
+    this.client = client;
+    this.log = log;
+  }
+
+  SoakReport run() throws Exception {
+    SoakReport report = new SoakReport(settings.seed());
+    long started = System.nanoTime();
+    Random random = new Random(settings.seed());
+    Generator generator = new Generator(random, settings.maxObjects());
+    TestCrds.install(client);
+    ObjectFactory objects = new ObjectFactory(client);
+    ExecutorService workers = Executors.newFixedThreadPool(8);
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    try (SoakOperators operators = new SoakOperators(client);
+        EtcdDeletions etcd = new EtcdDeletions("http://127.0.0.1:" + env("SYNCGC_ETCD_PORT", "23790"));
+        Holds holds = new Holds(objects);
+        Faults faults = new Faults(client, operators)) {
+      await("a leading replica").atMost(Duration.ofSeconds(60)).until(() -> operators.leader().isPresent());
+      AuditLog audit = new AuditLog(auditLogPath(), SoakOperators.USER);
+      SoakContext ctx = new SoakContext(settings.seed(), client, objects, new Actions(client, objects), holds, etcd,
+          audit, new AuditCheck(), new Checks(objects, etcd), faults, workers, timer, log);
+      String prefix = "soak-" + Namespaces.randomSuffix(4);
+      List<Fault> cycle = new ArrayList<>();
+      for (int number = 1; number <= Fault.values().length
+          || System.nanoTime() - started < settings.duration().toNanos(); number++) {
+        if (cycle.isEmpty()) {
+          cycle.addAll(List.of(Fault.values()));
+          Collections.shuffle(cycle, random);
+        }
+        Fault fault = cycle.remove(0);
+        Generator.Round round = generator.round(prefix, number, settings.scenarios());
+        long delay = random.nextInt(1500);
+        log.printf("[soak] seed %d round %d: %d scenarios, fault %s at +%d ms%n", settings.seed(), number,
+            round.scenarios().size(), fault, delay);
+        round.scenarios().forEach(s -> log.println("[soak]   " + s));
+        SoakRound.Result result = new SoakRound(ctx, round, prefix + "-r" + number, fault, delay).run();
+        log.printf("[soak] round %d: %s (%d deletions in flight); %d must go, %d must stay, longest %d ms,"
+            + " %d violations%n", number, result.faultLine(), result.inFlight(), result.deleted(), result.survived(),
+            result.longestMillis(),
+            result.violations().size());
+        result.violations().forEach(v -> log.println("[soak]   VIOLATION " + v));
+        report.add(result);
+      }
+      OperatorProcess leader = operators.leader().orElseThrow();
+      report.graph = GraphCheck.check(client, leader);
+      if (report.graph != null) {
+        report.violations.add("seed " + settings.seed() + ", end: the graph differs from a LIST: " + report.graph);
+      }
+      List<String> lives = new ArrayList<>(operators.earlierLives());
+      operators.replicas().forEach(r -> lives.add(r.metrics()));
+      report.rejected429 = lives.stream().mapToDouble(text -> Metrics.parse(text)
+          .sum("syncgc_api_requests_total", Map.of("code", "429")).orElse(0)).sum();
+      report.heapBytes = (long) Metrics.parse(leader.metrics())
+          .sum("jvm_memory_used_bytes", Map.of("area", "heap")).orElse(0);
+      report.audit = ctx.auditCheck().counts();
+      report.etcdReconnects = etcd.reconnects();
+      report.exits = operators.exits().size();
+      etcd.problems().forEach(p -> report.violations.add("seed " + settings.seed() + ": " + p));
+    } finally {
+      workers.shutdownNow();
+      timer.shutdownNow();
+    }
+    report.took = Duration.ofNanos(System.nanoTime() - started);
+    return report;
+  }
+
+  private static Path auditLogPath() {
+    ProcessRunner.Result r = ProcessRunner.run(List.of("bash",
+        TestCluster.repoRoot().resolve("e2e/cluster.sh").toString(), "audit-log"), Map.of(), Duration.ofSeconds(30));
+    return Path.of(r.assertOk().stdout().trim());
+  }
+
+  private static String env(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.syncgc.e2e.soak;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chaos soak. Short by default (one round per fault, small graphs: ~3 minutes); {@code make soak}
+ * runs it long and writes docs/reliability.md. System properties: {@code syncgc.soak.seed} (replay),
+ * {@code syncgc.soak.duration} (e.g. {@code 30m}), {@code syncgc.soak.scenarios} (per round),
+ * {@code syncgc.soak.objects} (the most objects of one tree), {@code syncgc.soak.report} (where the
+ * report goes; default target/soak-report.md).
+ */
+class SoakIT {
+
+  @Test
+  void randomOwnershipGraphsUnderFaultsKeepEveryInvariant() throws Exception {
+    assumeTrue(TestCluster.get().isLocal(), "the soak restarts etcd and kube-apiserver of e2e/cluster.sh and"
+        + " reads their audit log: it runs on the local control plane only (unset KUBECONFIG)");
+    String seedText = System.getProperty("syncgc.soak.seed", "");
+    long seed = seedText.isBlank() ? new SecureRandom().nextLong() : Long.parseLong(seedText);
+    Soak.Settings settings = new Soak.Settings(seed, duration(System.getProperty("syncgc.soak.duration", "0s")),
+        Integer.getInteger("syncgc.soak.scenarios", 4), Integer.getInteger("syncgc.soak.objects", 12));
+    Path reportFile = Path.of(System.getProperty("syncgc.soak.report",
+        TestCluster.targetDir().resolve("soak-report.md").toString()));
+    String replay = "make soak SOAK_ARGS=\"-Dsyncgc.soak.seed=" + seed + " -Dsyncgc.soak.duration="
+        + System.getProperty("syncgc.soak.duration", "0s") + " -Dsyncgc.soak.scenarios=" + settings.scenarios()
+        + " -Dsyncgc.soak.objects=" + settings.maxObjects() + "\"";
+    System.out.println("[soak] seed " + seed + "; replay: " + replay);
+    SharedOperator.pause(); // the soak's two replicas are the only operators while it runs
+    SoakReport report;
+    try {
+      report = new Soak(settings, TestCluster.get().client(), System.out).run();
+    } finally {
+      SharedOperator.resume();
+    }
+    report.command = replay;
+    report.write(reportFile);
+    System.out.println(report.markdown());
+    assertTrue(report.violations.isEmpty(), report.violations.size() + " violations (seed " + seed + "), see "
+        + reportFile + ":\n" + String.join("\n", report.violations));
+  }
+
+  /** {@code 90s}, {@code 30m}, {@code 2h}. */
+  static Duration duration(String text) {
+    String t = text.trim();
+    long n = Long.parseLong(t.substring(0, t.length() - 1));
+    return switch (t.charAt(t.length() - 1)) {
+      case 's' -> Duration.ofSeconds(n);
+      case 'm' -> Duration.ofMinutes(n);
+      case 'h' -> Duration.ofHours(n);
+      default -> throw new IllegalArgumentException("syncgc.soak.duration: " + text + " (use 90s, 30m or 2h)");
+    };
+  }
+}

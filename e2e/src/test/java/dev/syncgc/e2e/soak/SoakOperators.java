@@ -1,0 +1,128 @@
+package dev.syncgc.e2e.soak;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.ServiceAccounts;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Two replicas of the operator with leader election, acting as ServiceAccount
+ * {@code syncgc-soak/operator}: the identity the API server's audit log records (e2e/cluster.sh) and
+ * the one a FlowSchema can throttle.
+ */
+final class SoakOperators implements AutoCloseable {
+  static final String NAMESPACE = "syncgc-soak";
+  static final String ACCOUNT = "operator";
+  static final String USER = "system:serviceaccount:" + NAMESPACE + ":" + ACCOUNT;
+  private static final String LEASE = "syncgc-soak";
+
+  private final KubernetesClient client;
+  private final List<OperatorProcess> replicas = new ArrayList<>();
+  /** Metrics text of each replica's earlier lives (scraped before each kill), for the report. */
+  private final List<String> earlierLives = new ArrayList<>();
+  private final List<String> exits = new ArrayList<>();
+  private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "soak-supervisor");
+    t.setDaemon(true);
+    return t;
+  });
+
+  SoakOperators(KubernetesClient client) throws Exception {
+    this.client = client;
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
+        .build()).createOr(existing -> existing.update());
+    client.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName(ACCOUNT).endMetadata().build()).createOr(existing -> existing.update());
+    client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder()
+        .withNewMetadata().withName("syncgc-soak-operator").endMetadata()
+        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole")
+        .withName("cluster-admin").endRoleRef()
+        .addNewSubject().withKind("ServiceAccount").withName(ACCOUNT).withNamespace(NAMESPACE).endSubject()
+        .build()).createOr(existing -> existing.update());
+    Path kubeconfig = ServiceAccounts.kubeconfig(client, NAMESPACE, ACCOUNT);
+    for (String replica : List.of("a", "b")) {
+      replicas.add(OperatorProcess.start("soak-" + replica, List.of("--leader-election",
+          "--leader-election-namespace", NAMESPACE, "--leader-election-lease-name", LEASE,
+          "--default-timeout", "60s", "--builtin-kinds", "ConfigMap,Pod"), Map.of("KUBECONFIG", kubeconfig.toString())));
+    }
+    replicas.forEach(OperatorProcess::awaitReady);
+    supervisor.scheduleWithFixedDelay(this::supervise, 1, 1, TimeUnit.SECONDS);
+  }
+
+  /** The replica holding the Lease now, if one does. */
+  Optional<OperatorProcess> leader() {
+    Lease lease = client.leases().inNamespace(NAMESPACE).withName(LEASE).get();
+    String holder = lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    return replicas.stream().filter(r -> r.isAlive() && r.leaderElectionIdentity().equals(holder)).findFirst();
+  }
+
+  /**
+   * SIGKILL of the leader (or of a replica if none leads yet), started again at once as a
+   * Deployment's Pod would be; returns the pid killed.
+   */
+  synchronized long killLeader() {
+    OperatorProcess victim = leader().orElse(replicas.get(0));
+    try {
+      earlierLives.add(victim.metrics());
+    } catch (RuntimeException e) {
+      // a replica that cannot answer is killed all the same
+    }
+    long pid = victim.pid();
+    victim.kill();
+    victim.start();
+    return pid;
+  }
+
+  /**
+   * What the kubelet does for a Pod with restartPolicy Always: a replica that exited is started
+   * again. A replica exits by design when it loses its Lease (it cannot renew while kube-apiserver
+   * or etcd restarts), so that two leaders never act at once.
+   */
+  private synchronized void supervise() {
+    for (OperatorProcess r : replicas) {
+      if (!r.isAlive()) {
+        exits.add(r.logFile().getFileName() + " exited (lost its Lease or could not start) and was started again");
+        r.start();
+      }
+    }
+  }
+
+  /** Every replica alive and ready (after a fault). */
+  void awaitReady(Duration deadline) {
+    await("both replicas ready").atMost(deadline).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+        .until(() -> replicas.stream().allMatch(r -> r.isAlive() && r.get("/readyz").statusCode() == 200));
+  }
+
+  synchronized List<String> exits() {
+    return List.copyOf(exits);
+  }
+
+  List<OperatorProcess> replicas() {
+    return replicas;
+  }
+
+  List<String> earlierLives() {
+    return earlierLives;
+  }
+
+  @Override
+  public synchronized void close() {
+    supervisor.shutdownNow();
+    replicas.forEach(OperatorProcess::close);
+    client.leases().inNamespace(NAMESPACE).withName(LEASE).delete();
+  }
+}

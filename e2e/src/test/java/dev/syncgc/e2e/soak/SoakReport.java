@@ -1,0 +1,109 @@
+package dev.syncgc.e2e.soak;
+
+import dev.syncgc.e2e.soak.Faults.Fault;
+import dev.syncgc.e2e.soak.Scenario.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/** The soak's figures, as docs/reliability.md shows them. */
+final class SoakReport {
+  final long seed;
+  final List<SoakRound.Result> rounds = new ArrayList<>();
+  final List<String> violations = new ArrayList<>();
+  Duration took = Duration.ZERO;
+  Map<String, Integer> audit = Map.of();
+  double rejected429;
+  long heapBytes;
+  int etcdReconnects;
+  /** Replicas that exited on their own (lost Lease) and were started again. */
+  int exits;
+  String graph = "not checked";
+  String command = "";
+
+  SoakReport(long seed) {
+    this.seed = seed;
+  }
+
+  void add(SoakRound.Result r) {
+    rounds.add(r);
+    violations.addAll(r.violations());
+  }
+
+  String markdown() {
+    Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
+    Map<Mode, Integer> modes = new EnumMap<>(Mode.class);
+    int objects = 0;
+    int deleted = 0;
+    int survived = 0;
+    int scenarios = 0;
+    SoakRound.Result longest = null;
+    for (SoakRound.Result r : rounds) {
+      faults.merge(r.fault(), 1, Integer::sum);
+      r.modes().forEach((m, n) -> modes.merge(m, n, Integer::sum));
+      scenarios += r.modes().values().stream().mapToInt(Integer::intValue).sum();
+      objects += r.objects();
+      deleted += r.deleted();
+      survived += r.survived();
+      if (longest == null || r.longestMillis() > longest.longestMillis()) {
+        longest = r;
+      }
+    }
+    StringBuilder md = new StringBuilder();
+    md.append("# Reliability: the chaos soak\n\n")
+        .append("Written by the soak (`make soak`, e2e/src/test/java/dev/syncgc/e2e/soak/) on ").append(Instant.now())
+        .append(". Replay: `").append(command).append("`.\n\n")
+        .append("| figure | value |\n|---|---|\n")
+        .append(row("seed", Long.toString(seed)))
+        .append(row("wall time", took.toSeconds() + " s"))
+        .append(row("rounds", Integer.toString(rounds.size())))
+        .append(row("scenarios (owners acted on)", Integer.toString(scenarios)))
+        .append(row("objects created", Integer.toString(objects)))
+        .append(row("objects the model says must be deleted", Integer.toString(deleted)))
+        .append(row("objects the model says must survive (owners checked)", Integer.toString(survived)))
+        .append(row("scenarios by deletion mode", modes.toString()))
+        .append(row("faults injected", faults.toString()))
+        .append(row("syncgc's DELETEs / PATCHes judged in the audit log",
+            audit.getOrDefault("DELETE", 0) + " / " + audit.getOrDefault("PATCH/UPDATE", 0)))
+        .append(row("requests answered 429 (syncgc_api_requests_total, all replica lives)",
+            Long.toString(Math.round(rejected429))))
+        .append(row("longest synchronous deletion (action to owner gone)", longest == null ? "-"
+            : longest.longestMillis() + " ms, round " + longest.number() + " (" + longest.fault() + "): "
+                + longest.longest()))
+        .append(row("leader's heap at the end (jvm_memory_used_bytes, heap)", heapBytes / (1024 * 1024) + " MiB"))
+        .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
+        .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
+        .append(row("graph vs a fresh LIST at the end", graph == null ? "equal" : graph))
+        .append(row("violations", Integer.toString(violations.size())))
+        .append("\n## Rounds\n\n| round | fault | deletions in flight at the fault | objects | must go | must stay | longest ms |\n"
+            + "|---|---|---|---|---|---|---|\n");
+    for (SoakRound.Result r : rounds) {
+      md.append("| ").append(r.number()).append(" | ").append(r.faultLine()).append(" | ")
+          .append(r.fault() == Fault.NONE ? "-" : r.inFlight() + " of " + r.modes().values().stream()
+              .mapToInt(Integer::intValue).sum()).append(" | ").append(r.objects())
+          .append(" | ").append(r.deleted()).append(" | ").append(r.survived()).append(" | ")
+          .append(r.longestMillis()).append(" |\n");
+    }
+    md.append("\n## Violations\n\n");
+    if (violations.isEmpty()) {
+      md.append("None.\n");
+    }
+    violations.forEach(v -> md.append("- ").append(v.replace("\n", " ")).append('\n'));
+    return md.toString();
+  }
+
+  void write(Path file) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(file, markdown());
+  }
+
+  private static String row(String figure, String value) {
+    return "| " + figure + " | " + value.replace("|", "\\|") + " |\n";
+  }
+}

@@ -1,0 +1,198 @@
+package dev.syncgc.e2e.soak;
+
+import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
+import static org.awaitility.Awaitility.await;
+
+import dev.syncgc.e2e.soak.Faults.Fault;
+import dev.syncgc.e2e.soak.Generator.Round;
+import dev.syncgc.e2e.soak.Oracle.Expectation;
+import dev.syncgc.e2e.soak.Scenario.Mode;
+import dev.syncgc.e2e.support.Namespaces;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * One round: create the scenarios, act on them all at once, inject one fault at a random instant,
+ * wait until reality matches the model (or the deadline passes), judge order and the audit log,
+ * then remove everything the round made.
+ */
+final class SoakRound {
+  /** Faults included (an API server restart takes ~20 s here), how long the round may take to settle. */
+  static final Duration SETTLE = Duration.ofMinutes(4);
+  private static final Duration SETUP = Duration.ofSeconds(90);
+
+  /** {@code inFlight}: scenarios whose owner was still there when the fault struck. */
+  record Result(int number, int objects, Fault fault, String faultLine, int inFlight, Map<Mode, Integer> modes,
+      int deleted, int survived, long longestMillis, String longest, List<String> violations) {}
+
+  private final SoakContext ctx;
+  private final Round round;
+  private final String tag;
+  private final Fault fault;
+  private final long faultDelayMillis;
+  private final List<String> violations = new ArrayList<>();
+
+  SoakRound(SoakContext ctx, Round round, String tag, Fault fault, long faultDelayMillis) {
+    this.ctx = ctx;
+    this.round = round;
+    this.tag = tag;
+    this.fault = fault;
+    this.faultDelayMillis = faultDelayMillis;
+  }
+
+  Result run() throws Exception {
+    List<SoakObject> all = round.all();
+    create(all);
+    Oracle oracle = new Oracle(all);
+    Map<Scenario, Expectation> expected = new LinkedHashMap<>();
+    round.scenarios().forEach(s -> expected.put(s, oracle.expect(s)));
+
+    // a throttle is in force before the deletions begin (APF takes a moment to apply it); the
+    // other faults strike at a random instant while the cascades run
+    String throttled = fault == Fault.THROTTLE ? ctx.faults().inject(fault) : null;
+    long start = System.nanoTime();
+    List<Future<?>> acts = new ArrayList<>();
+    for (Scenario s : round.scenarios()) {
+      acts.add(ctx.workers().submit(() -> ctx.actions().perform(s)));
+    }
+    AtomicLong faultAt = new AtomicLong(start);
+    Future<String> injected = throttled != null ? CompletableFuture.completedFuture(throttled)
+        : ctx.timer().schedule(() -> {
+          faultAt.set(System.nanoTime());
+          return ctx.faults().inject(fault);
+        }, faultDelayMillis, TimeUnit.MILLISECONDS);
+    for (int i = 0; i < acts.size(); i++) {
+      try {
+        acts.get(i).get(SETTLE.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (Exception e) {
+        violations.add(where(round.scenarios().get(i)) + "the action failed: " + e);
+      }
+    }
+    String faultLine = injected.get(SETTLE.toMillis(), TimeUnit.MILLISECONDS);
+    settle(expected);
+    ctx.faults().endRound();
+
+    long longestMillis = 0;
+    String longest = "";
+    int deleted = 0;
+    int survived = 0;
+    int inFlight = 0;
+    Map<String, String> mayDelete = new LinkedHashMap<>();
+    for (Map.Entry<Scenario, Expectation> e : expected.entrySet()) {
+      Scenario s = e.getKey();
+      ctx.checks().order(e.getValue()).forEach(v -> violations.add(where(s) + v));
+      deleted += e.getValue().deleted().size();
+      survived += e.getValue().survivorOwners().size();
+      if (s.mode() == Mode.SYNC || (s.mode() == Mode.NAMESPACE && synchronousRoot(s))) {
+        e.getValue().deleted().forEach(o -> mayDelete.put(o.etcdKey(), o.uid));
+      }
+      Long gone = ctx.etcd().seenAt(s.root.etcdKey());
+      if (s.mode() != Mode.NONE && (gone == null || gone > faultAt.get())) {
+        inFlight++; // its owner was still there when the fault struck
+      }
+      if (s.mode() == Mode.SYNC && gone != null && (gone - start) / 1_000_000 > longestMillis) {
+        longestMillis = (gone - start) / 1_000_000;
+        longest = s.toString();
+      }
+    }
+    Map<String, String> keys = new LinkedHashMap<>();
+    all.stream().filter(o -> o.uid != null).forEach(o -> keys.put(o.etcdKey(), o.uid));
+    ctx.auditCheck().check(ctx.audit().next(), mayDelete, keys).forEach(v -> violations.add(where(null) + v));
+    cleanup(all);
+    ctx.audit().next(); // the cleanup's requests are not judged
+    Map<Mode, Integer> modes = new LinkedHashMap<>();
+    round.scenarios().forEach(s -> modes.merge(s.mode(), 1, Integer::sum));
+    return new Result(round.number(), all.size(), fault, faultLine, inFlight, modes, deleted, survived,
+        longestMillis, longest, violations);
+  }
+
+  private void create(List<SoakObject> all) {
+    Set<String> namespaces = namespaces();
+    for (String ns : namespaces) {
+      ctx.client().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
+          .addToLabels(Policies.ROUND_LABEL, tag).endMetadata().build()).create();
+    }
+    all.stream().filter(o -> o.kind == SoakObject.Kind.POD).map(o -> o.namespace).distinct()
+        .forEach(ns -> Namespaces.awaitDefaultServiceAccount(ctx.client(), ns));
+    for (Scenario s : round.scenarios()) {
+      if (s.policy != null) {
+        Policies.create(ctx.client(), s, tag, s.shape == Scenario.Shape.SYNC_POLICY || s.shape
+            == Scenario.Shape.CLUSTER_SYNC ? Generator.SYNCHRONOUS : Generator.ORPHAN);
+      }
+    }
+    Set<SoakObject> raced = new LinkedHashSet<>();
+    round.scenarios().stream().filter(s -> s.raced != null).forEach(s -> raced.add(s.raced));
+    List<SoakObject> now = all.stream().filter(o -> !raced.contains(o)).toList();
+    ctx.objects().createAll(now);
+    ctx.holds().watch(now);
+    for (Scenario s : round.scenarios()) {
+      if (s.optedIn()) {
+        await(s.root + " opted in (syncgc's finalizer)").atMost(SETUP).pollInterval(Duration.ofMillis(200))
+            .until(() -> {
+              GenericKubernetesResource r = ctx.objects().current(s.root);
+              return r != null && r.getMetadata().getFinalizers().contains(FINALIZER);
+            });
+      }
+    }
+  }
+
+  /** Waits until every scenario is as the model says; what still differs at the deadline is a violation. */
+  private void settle(Map<Scenario, Expectation> expected) {
+    try {
+      await("round " + round.number() + " as the model says").atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions().until(() -> expected.values().stream().allMatch(e -> ctx.checks().unmet(e).isEmpty()));
+    } catch (ConditionTimeoutException timedOut) {
+      for (Map.Entry<Scenario, Expectation> e : expected.entrySet()) {
+        ctx.checks().unmet(e.getValue()).forEach(v -> violations.add(where(e.getKey()) + v + " after " + SETTLE));
+      }
+    }
+  }
+
+  private void cleanup(List<SoakObject> all) {
+    ctx.holds().releaseImmediately(true);
+    Policies.deleteRound(ctx.client(), tag);
+    namespaces().forEach(ns -> Retry.run("delete namespace " + ns, () -> ctx.client().namespaces()
+        .withName(ns).delete()));
+    List<SoakObject> clusterScoped = all.stream().filter(o -> !o.kind.namespaced && o.uid != null).toList();
+    clusterScoped.forEach(o -> Retry.run("delete " + o, () -> ctx.objects().resource(o).delete()));
+    try {
+      await("round " + round.number() + " cleaned up").atMost(SETTLE).pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions().until(() -> namespaces().stream()
+              .allMatch(ns -> ctx.client().namespaces().withName(ns).get() == null)
+              && clusterScoped.stream().allMatch(o -> ctx.objects().current(o) == null));
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(where(null) + "the round's objects are not gone " + SETTLE + " after cleanup"
+          + " began: " + all.stream().filter(o -> ctx.objects().current(o) != null).toList(), e);
+    } finally {
+      ctx.holds().releaseImmediately(false);
+    }
+  }
+
+  private Set<String> namespaces() {
+    Set<String> out = new LinkedHashSet<>();
+    round.scenarios().stream().filter(s -> s.namespace != null).forEach(s -> out.add(s.namespace));
+    out.add(round.miscNamespace());
+    return out;
+  }
+
+  private static boolean synchronousRoot(Scenario s) {
+    return s.shape == Scenario.Shape.SYNC_ANNOTATION || s.shape == Scenario.Shape.SYNC_POLICY;
+  }
+
+  private String where(Scenario s) {
+    return "seed " + ctx.seed() + ", round " + round.number() + " (" + fault + ")"
+        + (s == null ? "" : ", " + s) + ": ";
+  }
+}
