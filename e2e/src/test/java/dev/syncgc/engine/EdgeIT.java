@@ -101,6 +101,28 @@ class EdgeIT {
   }
 
   @Test
+  void removingAReferenceAfterTheOtherOwnerDroppedItsOwnIsRefusedSoTheObjectIsNotOrphaned(TestNamespace ns) {
+    ConfigMap a = create(ns.name(), "owner-a", null);
+    ConfigMap b = create(ns.name(), "owner-b", null);
+    ConfigMap cm = create(ns.name(), "two-owners", List.of(a, b));
+    ObjectMetadata seen = read(cm);
+    // the race: both owners are deleted by one cascade; b's worker saw a as solid and dropped b's
+    // reference; a's worker, on its older view, saw b as solid and now drops a's
+    client.configMaps().inNamespace(ns.name()).withName("two-owners").edit(c -> {
+      c.getMetadata().setOwnerReferences(new ArrayList<>(c.getMetadata().getOwnerReferences().subList(0, 1)));
+      return c;
+    });
+
+    Result r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
+        Patches.removeOwnerReference(seen, a.getMetadata().getUid()));
+
+    assertTrue(r.conflict(), r.code() + " " + r.body());
+    assertEquals(List.of(a.getMetadata().getUid()), client.configMaps().inNamespace(ns.name()).withName("two-owners")
+        .get().getMetadata().getOwnerReferences().stream().map(o -> o.getUid()).toList(),
+        "a's reference stays: the object still has an owner, which will delete or keep it");
+  }
+
+  @Test
   void addingTheFinalizerOnAStaleViewIsRefused(TestNamespace ns) {
     ObjectMetadata seen = read(create(ns.name(), "stale", null));
     client.configMaps().inNamespace(ns.name()).withName("stale").edit(c -> {

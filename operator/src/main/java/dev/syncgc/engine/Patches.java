@@ -49,6 +49,13 @@ final class Patches {
     return KubeApi.json(Map.of("metadata", metadata));
   }
 
+  /**
+   * Removes the reference to {@code ownerUid}, if every reference is still where the decision saw
+   * it. The decision that the object survives rests on its other owners: if one of them dropped its
+   * own reference meanwhile (two owners of the same cascade deciding at once, each seeing the other
+   * as solid), removing this one too would leave the object owned by nobody, so the patch fails and
+   * the object is looked at again.
+   */
   static String removeOwnerReference(ObjectMetadata object, String ownerUid) {
     int index = -1;
     for (int i = 0; i < object.owners().size(); i++) {
@@ -60,10 +67,13 @@ final class Patches {
     if (index < 0) {
       throw new IllegalArgumentException(object.ref() + " has no owner " + ownerUid);
     }
-    return KubeApi.json(List.of(
-        test("/metadata/uid", object.uid()),
-        test("/metadata/ownerReferences/" + index + "/uid", ownerUid),
-        Map.of("op", "remove", "path", "/metadata/ownerReferences/" + index)));
+    List<Map<String, Object>> ops = new ArrayList<>();
+    ops.add(test("/metadata/uid", object.uid()));
+    for (int i = 0; i < object.owners().size(); i++) {
+      ops.add(test("/metadata/ownerReferences/" + i + "/uid", object.owners().get(i).uid()));
+    }
+    ops.add(Map.of("op", "remove", "path", "/metadata/ownerReferences/" + index));
+    return KubeApi.json(ops);
   }
 
   /** Adds a finalizer and annotations, if the object is still at the version it was read at. */
