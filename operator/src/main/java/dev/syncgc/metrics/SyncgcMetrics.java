@@ -39,11 +39,13 @@ public final class SyncgcMetrics {
     }
   }
 
-  public void gauges(Supplier<Number> inProgress, Supplier<Number> graphObjects) {
+  public void gauges(Supplier<Number> inProgress, Supplier<Number> graphObjects, Supplier<Number> graphReferences) {
     Gauge.builder("syncgc.deletions.in.progress", inProgress)
         .description("Owners held by syncgc while their dependents go").register(registry);
     Gauge.builder("syncgc.graph.objects", graphObjects)
         .description("Objects in the dependency graph").register(registry);
+    Gauge.builder("syncgc.graph.owner.references", graphReferences)
+        .description("Owner references (edges) in the dependency graph").register(registry);
   }
 
   private Counter finishedCounter(Outcome outcome) {

@@ -45,6 +45,12 @@ final class Actions {
         awaitLetGo(s.root);
         delete(s.root, DeletionPropagation.BACKGROUND);
       }
+      case REORPHAN -> {
+        Retry.run("annotate " + s.root + " Orphan", () -> objects.resource(s.root).patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"" + PROPAGATION + "\":\"Orphan\"}}}"));
+        delete(s.root, DeletionPropagation.BACKGROUND);
+      }
       case DROP_POLICY -> {
         Retry.run("delete policy " + s.policy, () -> Policies.delete(client, s.policy));
         awaitLetGo(s.root);

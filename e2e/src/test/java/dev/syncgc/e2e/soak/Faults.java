@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The faults one round injects mid-cascade: SIGKILL of the leading replica (started again a moment
- * later), a restart of kube-apiserver or of etcd with its data kept (e2e/cluster.sh), or API
+ * The faults one round injects mid-cascade: SIGKILL of the leading replica or of every replica
+ * (started again at once), a restart of kube-apiserver or of etcd with its data kept (e2e/cluster.sh), or API
  * Priority and Fairness rejecting most of syncgc's requests with 429 for the rest of the round.
  */
 final class Faults implements AutoCloseable {
 
-  enum Fault { NONE, KILL_LEADER, RESTART_APISERVER, RESTART_ETCD, THROTTLE }
+  enum Fault { NONE, KILL_LEADER, KILL_ALL, RESTART_APISERVER, RESTART_ETCD, THROTTLE }
 
   private static final Duration RESTART_DEADLINE = Duration.ofMinutes(3);
 
@@ -35,6 +35,7 @@ final class Faults implements AutoCloseable {
       case KILL_LEADER -> {
         yield "SIGKILL of the leader (pid " + operators.killLeader() + "), started again";
       }
+      case KILL_ALL -> "SIGKILL of every replica (pids " + operators.killAll() + "), started again";
       case RESTART_APISERVER -> clusterScript("restart-apiserver");
       case RESTART_ETCD -> clusterScript("restart-etcd");
       case THROTTLE -> {

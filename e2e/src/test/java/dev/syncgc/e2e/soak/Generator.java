@@ -56,7 +56,7 @@ final class Generator {
     Shape shape = pick(Shape.values(), new int[] {5, 2, 2, 1, 2, 1, 1});
     Action action = switch (shape) {
       case SYNC_ANNOTATION -> pick(new Action[] {Action.DELETE, Action.ORPHAN_CASCADE, Action.NAMESPACE,
-          Action.RACE, Action.UNANNOTATE}, new int[] {5, 1, 1, 3, 1});
+          Action.RACE, Action.UNANNOTATE, Action.REORPHAN}, new int[] {5, 1, 1, 3, 1, 1});
       case SYNC_POLICY -> pick(new Action[] {Action.DELETE, Action.RACE, Action.DROP_POLICY}, new int[] {3, 2, 1});
       case ORPHAN_ANNOTATION, ORPHAN_POLICY -> pick(new Action[] {Action.DELETE, Action.NAMESPACE}, new int[] {4, 1});
       case BUILTIN -> pick(new Action[] {Action.DELETE, Action.FOREGROUND, Action.NAMESPACE}, new int[] {2, 2, 1});

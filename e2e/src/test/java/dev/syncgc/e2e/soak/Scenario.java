@@ -38,6 +38,8 @@ final class Scenario {
     UNANNOTATE,
     /** The policy is deleted before deletion (the finalizer must go, then a plain DELETE). */
     DROP_POLICY,
+    /** The annotation is changed from Synchronous to Orphan just before a plain DELETE. */
+    REORPHAN,
     NONE
   }
 
@@ -69,7 +71,7 @@ final class Scenario {
     return switch (action) {
       case NONE -> Mode.NONE;
       case NAMESPACE -> Mode.NAMESPACE;
-      case ORPHAN_CASCADE -> Mode.ORPHAN;
+      case ORPHAN_CASCADE, REORPHAN -> Mode.ORPHAN;
       case UNANNOTATE, DROP_POLICY, FOREGROUND -> Mode.BUILTIN;
       case DELETE, RACE -> switch (shape) {
         case SYNC_ANNOTATION, SYNC_POLICY, CLUSTER_SYNC -> Mode.SYNC;

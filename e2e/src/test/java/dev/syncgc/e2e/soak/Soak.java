@@ -56,6 +56,7 @@ final class Soak {
         Holds holds = new Holds(objects);
         Faults faults = new Faults(client, operators)) {
       await("a leading replica").atMost(Duration.ofSeconds(60)).until(() -> operators.leader().isPresent());
+      report.heapStart = heap(operators.leader().orElseThrow());
       AuditLog audit = new AuditLog(auditLogPath(), SoakOperators.USER);
       SoakContext ctx = new SoakContext(settings.seed(), client, objects, new Actions(client, objects), holds, etcd,
           audit, new AuditCheck(), new Checks(objects, etcd), faults, workers, timer, log);
@@ -88,10 +89,11 @@ final class Soak {
       }
       List<String> lives = new ArrayList<>(operators.earlierLives());
       operators.replicas().forEach(r -> lives.add(r.metrics()));
-      report.rejected429 = lives.stream().mapToDouble(text -> Metrics.parse(text)
-          .sum("syncgc_api_requests_total", Map.of("code", "429")).orElse(0)).sum();
-      report.heapBytes = (long) Metrics.parse(leader.metrics())
-          .sum("jvm_memory_used_bytes", Map.of("area", "heap")).orElse(0);
+      report.rejected429 = sum(lives, "syncgc_api_requests_total", Map.of("code", "429"));
+      for (String outcome : List.of("completed", "timed_out", "orphaned", "handed_over")) {
+        report.outcomes.put(outcome, (long) sum(lives, "syncgc_deletions_finished_total", Map.of("outcome", outcome)));
+      }
+      report.heapEnd = heap(leader);
       report.audit = ctx.auditCheck().counts();
       report.etcdReconnects = etcd.reconnects();
       report.exits = operators.exits().size();
@@ -102,6 +104,18 @@ final class Soak {
     }
     report.took = Duration.ofNanos(System.nanoTime() - started);
     return report;
+  }
+
+  private static double sum(List<String> lives, String name, Map<String, String> labels) {
+    return lives.stream().mapToDouble(text -> Metrics.parse(text).sum(name, labels).orElse(0)).sum();
+  }
+
+  /** The replica's heap in use and its live data after the last full collection, in MiB. */
+  private static String heap(OperatorProcess replica) {
+    Metrics m = Metrics.parse(replica.metrics());
+    return String.format("%.0f MiB used, %.0f MiB live after GC (pid %d)",
+        m.sum("jvm_memory_used_bytes", Map.of("area", "heap")).orElse(0) / (1 << 20),
+        m.sum("jvm_gc_live_data_size_bytes", Map.of()).orElse(0) / (1 << 20), replica.pid());
   }
 
   private static Path auditLogPath() {

@@ -87,6 +87,22 @@ final class SoakOperators implements AutoCloseable {
     return pid;
   }
 
+  /** SIGKILL of every replica, each started again at once; returns the pids killed. */
+  synchronized List<Long> killAll() {
+    List<Long> pids = new ArrayList<>();
+    for (OperatorProcess r : replicas) {
+      try {
+        earlierLives.add(r.metrics());
+      } catch (RuntimeException e) {
+        // killed all the same
+      }
+      pids.add(r.pid());
+      r.kill();
+    }
+    replicas.forEach(OperatorProcess::start);
+    return pids;
+  }
+
   /**
    * What the kubelet does for a Pod with restartPolicy Always: a replica that exited is started
    * again. A replica exits by design when it loses its Lease (it cannot renew while kube-apiserver

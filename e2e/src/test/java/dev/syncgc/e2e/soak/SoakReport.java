@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +21,10 @@ final class SoakReport {
   Duration took = Duration.ZERO;
   Map<String, Integer> audit = Map.of();
   double rejected429;
-  long heapBytes;
+  String heapStart = "-";
+  String heapEnd = "-";
+  /** syncgc_deletions_finished_total by outcome, over every replica life that could be scraped. */
+  final Map<String, Long> outcomes = new LinkedHashMap<>();
   int etcdReconnects;
   /** Replicas that exited on their own (lost Lease) and were started again. */
   int exits;
@@ -76,7 +80,9 @@ final class SoakReport {
         .append(row("longest synchronous deletion (action to owner gone)", longest == null ? "-"
             : longest.longestMillis() + " ms, round " + longest.number() + " (" + longest.fault() + "): "
                 + longest.longest()))
-        .append(row("leader's heap at the end (jvm_memory_used_bytes, heap)", heapBytes / (1024 * 1024) + " MiB"))
+        .append(row("deletions finished by outcome (syncgc_deletions_finished_total)", outcomes.toString()))
+        .append(row("leader's heap at the start", heapStart))
+        .append(row("leader's heap at the end (a replica killed or restarted meanwhile starts afresh)", heapEnd))
         .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
         .append(row("graph vs a fresh LIST at the end", graph == null ? "equal" : graph))

@@ -57,6 +57,8 @@ public final class DependencyGraph {
   };
   private final KindInfo kinds;
   private int observed;
+  /** Distinct owner uids named by each observed object, summed: the graph's edges as recorded. */
+  private int ownerReferences;
 
   public DependencyGraph(KindInfo kinds) {
     this.kinds = kinds;
@@ -83,8 +85,11 @@ public final class DependencyGraph {
     node.meta = object;
     Set<String> affected = new LinkedHashSet<>();
     Set<String> now = ownerUids(object);
+    ownerReferences += now.size();
     if (previous != null) {
-      for (String owner : ownerUids(previous)) {
+      Set<String> before = ownerUids(previous);
+      ownerReferences -= before.size();
+      for (String owner : before) {
         affected.add(owner);
         if (!now.contains(owner)) {
           detach(owner, object.uid());
@@ -112,6 +117,7 @@ public final class DependencyGraph {
     Set<String> owners = ownerUids(node.meta);
     node.meta = null;
     observed--;
+    ownerReferences -= owners.size();
     if (node.unused()) {
       nodes.remove(uid);
     }
@@ -256,6 +262,11 @@ public final class DependencyGraph {
   /** Observed objects. */
   public synchronized int size() {
     return observed;
+  }
+
+  /** Owner references of the observed objects (each owner uid counted once per dependent). */
+  public synchronized int ownerReferences() {
+    return ownerReferences;
   }
 
   /** Referenced owners not observed. */

@@ -155,6 +155,8 @@ class DependencyGraphPropertiesTest {
 
   private static void assertMatchesBruteForce(DependencyGraph g, Map<String, ObjectMetadata> observed) {
     assertEquals(observed.size(), g.size(), "size");
+    assertEquals(observed.values().stream().mapToLong(o -> o.owners().stream().map(OwnerLink::uid).distinct().count())
+        .sum(), g.ownerReferences(), "ownerReferences");
     Set<String> referenced = observed.values().stream()
         .flatMap(o -> o.owners().stream()).map(OwnerLink::uid)
         .filter(uid -> !observed.containsKey(uid)).collect(Collectors.toSet());
