@@ -149,10 +149,7 @@ class AlertRulesIT {
       "metrics.prometheusRule.alerts.apiErrors.severity= | /metrics/prometheusRule/alerts/apiErrors/severity",
   })
   void schemaRejectsBadValue(String set, String named) {
-    ProcessRunner.Result result = helm.template("", "--set", set);
-    assertFalse(result.ok(), "helm template --set " + set + " succeeded");
-    assertTrue(result.stderr().contains("schema"), result.describe());
-    assertTrue(result.stderr().contains(named), "the message does not name " + named + ": " + result.describe());
+    helm.assertSchemaRejects(set, named);
   }
 
   @Test

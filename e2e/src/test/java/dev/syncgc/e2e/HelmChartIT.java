@@ -481,10 +481,7 @@ class HelmChartIT {
       "trackedKinds.builtin[0].kind=configmap, /trackedKinds/builtin/0",
   })
   void schemaRejectsBadValue(String set, String named) {
-    ProcessRunner.Result result = helm.template("", "--set", set);
-    assertFalse(result.ok(), "helm template --set " + set + " succeeded");
-    assertTrue(result.stderr().contains("schema"), result.describe());
-    assertTrue(result.stderr().contains(named), "the message does not name " + named + ": " + result.describe());
+    helm.assertSchemaRejects(set, named);
   }
 
   @ParameterizedTest(name = "{0}")

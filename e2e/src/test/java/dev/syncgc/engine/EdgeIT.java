@@ -82,44 +82,38 @@ class EdgeIT {
 
   @Test
   void removingAnOwnerReferenceThatMovedFailsItsTestAndRemovesNothing(TestNamespace ns) {
-    ConfigMap a = create(ns.name(), "owner-a", null);
-    ConfigMap b = create(ns.name(), "owner-b", null);
-    ConfigMap cm = create(ns.name(), "two-owners", List.of(a, b));
-    ObjectMetadata seen = read(cm);
     // the references move (another writer removed the first one) after the view was taken
-    client.configMaps().inNamespace(ns.name()).withName("two-owners").edit(c -> {
-      c.getMetadata().setOwnerReferences(new ArrayList<>(c.getMetadata().getOwnerReferences().subList(1, 2)));
-      return c;
-    });
-
-    Result r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
-        Patches.removeOwnerReference(seen, b.getMetadata().getUid()));
-
-    assertTrue(r.conflict(), r.code() + " " + r.body());
-    assertEquals(List.of(b.getMetadata().getUid()), client.configMaps().inNamespace(ns.name()).withName("two-owners").get()
-        .getMetadata().getOwnerReferences().stream().map(o -> o.getUid()).toList(), "nothing removed");
+    assertStaleReferenceRemovalRefused(ns, 1, 1);
   }
 
   @Test
   void removingAReferenceAfterTheOtherOwnerDroppedItsOwnIsRefusedSoTheObjectIsNotOrphaned(TestNamespace ns) {
-    ConfigMap a = create(ns.name(), "owner-a", null);
-    ConfigMap b = create(ns.name(), "owner-b", null);
-    ConfigMap cm = create(ns.name(), "two-owners", List.of(a, b));
-    ObjectMetadata seen = read(cm);
     // the race: both owners are deleted by one cascade; b's worker saw a as solid and dropped b's
-    // reference; a's worker, on its older view, saw b as solid and now drops a's
+    // reference; a's worker, on its older view, saw b as solid and now drops a's: the object keeps
+    // an owner, which will delete or keep it
+    assertStaleReferenceRemovalRefused(ns, 0, 0);
+  }
+
+  /**
+   * A ConfigMap owned by a and b is read; another writer then leaves only the reference at index
+   * {@code kept}; removing the reference at index {@code removed} on the old view must fail its
+   * test and leave the object as the other writer left it.
+   */
+  private void assertStaleReferenceRemovalRefused(TestNamespace ns, int kept, int removed) {
+    List<ConfigMap> owners = List.of(create(ns.name(), "owner-a", null), create(ns.name(), "owner-b", null));
+    ObjectMetadata seen = read(create(ns.name(), "two-owners", owners));
     client.configMaps().inNamespace(ns.name()).withName("two-owners").edit(c -> {
-      c.getMetadata().setOwnerReferences(new ArrayList<>(c.getMetadata().getOwnerReferences().subList(0, 1)));
+      c.getMetadata().setOwnerReferences(new ArrayList<>(c.getMetadata().getOwnerReferences().subList(kept, kept + 1)));
       return c;
     });
 
     Result r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
-        Patches.removeOwnerReference(seen, a.getMetadata().getUid()));
+        Patches.removeOwnerReference(seen, owners.get(removed).getMetadata().getUid()));
 
     assertTrue(r.conflict(), r.code() + " " + r.body());
-    assertEquals(List.of(a.getMetadata().getUid()), client.configMaps().inNamespace(ns.name()).withName("two-owners")
-        .get().getMetadata().getOwnerReferences().stream().map(o -> o.getUid()).toList(),
-        "a's reference stays: the object still has an owner, which will delete or keep it");
+    assertEquals(List.of(owners.get(kept).getMetadata().getUid()), client.configMaps().inNamespace(ns.name())
+        .withName("two-owners").get().getMetadata().getOwnerReferences().stream().map(o -> o.getUid()).toList(),
+        "nothing removed");
   }
 
   @Test

@@ -92,6 +92,20 @@ public final class Helm {
     return Rendered.parse(result.stdout());
   }
 
+  /** {@code helm template --set set} must fail on the values schema with a message naming {@code named}. */
+  public void assertSchemaRejects(String set, String named) {
+    Result result = template("", "--set", set);
+    if (result.ok()) {
+      throw new AssertionError("helm template --set " + set + " succeeded");
+    }
+    if (!result.stderr().contains("schema")) {
+      throw new AssertionError("not refused by the schema: " + result.describe());
+    }
+    if (!result.stderr().contains(named)) {
+      throw new AssertionError("the message does not name " + named + ": " + result.describe());
+    }
+  }
+
   /** Renders the chart with {@code --set ...} style arguments only. */
   public Rendered render(String... args) {
     return renderValues("", args);
