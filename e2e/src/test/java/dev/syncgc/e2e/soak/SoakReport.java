@@ -86,6 +86,8 @@ final class SoakReport {
         .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
         .append(row("graph vs a fresh LIST at the end", graph == null ? "equal" : graph))
+        .append(row("bound on every deletion (nothing Terminating past it)", SoakRound.SETTLE.toMinutes()
+            + " min from the action: the operators' 60 s default deadline plus slack for the faults"))
         .append(row("violations", Integer.toString(violations.size())))
         .append("\n## Rounds\n\n| round | fault | deletions in flight at the fault | objects | must go | must stay | longest ms |\n"
             + "|---|---|---|---|---|---|---|\n");
