@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class Operator {
   private static final Logger log = LoggerFactory.getLogger(Operator.class);
   private static final String POLICY_CRD = "garbagecollectionpolicies.syncgc.dev";
+  /** Within a Pod's default termination grace period (30 s). */
+  private static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(20);
   private final OperatorConfig config;
 
   public Operator(OperatorConfig config) {
@@ -115,9 +117,10 @@ public final class Operator {
     }
 
     CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    Runtime.getRuntime().addShutdownHook(new Thread(BoundedShutdown.of(() -> {
       log.info("stopping");
       ready.set(false);
+      engine.stopWorkers(); // first: nothing more is acted on, whatever the rest of the shutdown does
       if (josdk != null) {
         josdk.stop();
       }
@@ -129,7 +132,7 @@ public final class Operator {
       apiClient.close();
       client.close();
       stop.countDown();
-    }, "shutdown"));
+    }, SHUTDOWN_BOUND, 1, code -> Runtime.getRuntime().halt(code)), "shutdown"));
     stop.await();
     return 0;
   }
@@ -161,7 +164,12 @@ public final class Operator {
                   log.info("leading: starting workers lease={}", config.leaseName);
                   engine.startWorkers();
                 },
-                () -> log.warn("lost leadership lease={}; exiting", config.leaseName),
+                () -> {
+                  // another replica may lead already: stop acting before anything else (the exit
+                  // that follows is bounded, see BoundedShutdown)
+                  engine.stopWorkers();
+                  log.warn("lost leadership lease={}; workers stopped, exiting", config.leaseName);
+                },
                 leader -> log.info("leader is {}", leader)));
         if (!config.leaderElectionNamespace.isBlank()) {
           election.withLeaseNamespace(config.leaderElectionNamespace);

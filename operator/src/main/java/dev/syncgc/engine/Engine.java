@@ -122,6 +122,14 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     log.info("workers started count={} objects={}", workerCount, graph.size());
   }
 
+  /**
+   * No worker takes another object; a sync in progress finishes. Called first when this replica
+   * stops leading or shuts down.
+   */
+  public void stopWorkers() {
+    queue.shutdown();
+  }
+
   private void work() {
     while (true) {
       String uid;

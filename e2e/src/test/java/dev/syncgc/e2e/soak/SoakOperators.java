@@ -2,6 +2,7 @@ package dev.syncgc.e2e.soak;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.syncgc.e2e.support.Logs;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ServiceAccounts;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -110,17 +111,32 @@ final class SoakOperators implements AutoCloseable {
    */
   private synchronized void supervise() {
     for (OperatorProcess r : replicas) {
-      if (!r.isAlive()) {
-        exits.add(r.logFile().getFileName() + " exited (lost its Lease or could not start) and was started again");
-        r.start();
+      try {
+        if (!r.isAlive()) {
+          exits.add(r.logFile().getFileName() + " exited (lost its Lease or could not start) and was started again");
+          System.out.println("[soak] replica " + r.logFile().getFileName() + " exited; starting it again");
+          r.start();
+        }
+      } catch (RuntimeException e) {
+        // a failed start is tried again on the next tick: an exception must not end the supervision
+        System.out.println("[soak] replica " + r.logFile().getFileName() + " could not be started: " + e);
       }
     }
   }
 
   /** Every replica alive and ready (after a fault). */
   void awaitReady(Duration deadline) {
-    await("both replicas ready").atMost(deadline).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-        .until(() -> replicas.stream().allMatch(r -> r.isAlive() && r.get("/readyz").statusCode() == 200));
+    try {
+      await("both replicas ready").atMost(deadline).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+          .until(() -> replicas.stream().allMatch(r -> r.isAlive() && r.get("/readyz").statusCode() == 200));
+    } catch (RuntimeException e) {
+      StringBuilder why = new StringBuilder("replicas not ready " + deadline + " after a fault:");
+      for (OperatorProcess r : replicas) {
+        why.append("\n--- ").append(r.logFile()).append(r.isAlive() ? " (alive)" : " (not running)").append('\n')
+            .append(Logs.tail(r.logFile(), 30));
+      }
+      throw new AssertionError(why.toString(), e);
+    }
   }
 
   synchronized List<String> exits() {
