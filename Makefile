@@ -4,7 +4,9 @@ MVN ?= mvn -B
 
 SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.objects=40
 
-.PHONY: soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+PREFIX ?= $(HOME)/.local/bin
+
+.PHONY: plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -24,6 +26,15 @@ e2e: jar ## end-to-end tests only
 soak: ## chaos soak on the local control plane: random graphs, faults, an oracle; writes docs/reliability.md (SOAK_ARGS)
 	$(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakIT \
 	  -Dsyncgc.soak.report=$(CURDIR)/docs/reliability.md $(SOAK_ARGS)
+
+plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
+	$(MVN) -q -pl operator,cli -am package -DskipTests
+
+install-plugin: plugin ## install kubectl-syncgc and its jar into PREFIX (default ~/.local/bin): kubectl syncgc ...
+	install -d $(PREFIX)
+	install -m 0755 cli/bin/kubectl-syncgc $(PREFIX)/kubectl-syncgc
+	install -m 0644 cli/target/syncgc-cli.jar $(PREFIX)/syncgc-cli.jar
+	@echo "installed: kubectl syncgc --help (make sure $(PREFIX) is on PATH)"
 
 jar: ## build operator/target/syncgc-operator.jar
 	$(MVN) -q -pl operator -am install -DskipTests

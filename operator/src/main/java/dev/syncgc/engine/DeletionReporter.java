@@ -170,12 +170,7 @@ final class DeletionReporter {
     }
     if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
       lastWaitingEvent.put(owner.uid(), now);
-      String wave = s.wave().isPresent() ? " (deletion wave " + s.wave().getAsInt() + " first)" : "";
-      if (owner.annotation(Names.TIMED_OUT) != null) {
-        wave += ", past the deadline (" + Names.ON_TIMEOUT + ": Keep)";
-      }
-      events.normal(owner.ref(), "WaitingForDependents", "Waiting for " + s.remaining() + " dependent"
-          + (s.remaining() == 1 ? "" : "s") + wave + ": " + describe(s.blockers()));
+      events.normal(owner.ref(), "WaitingForDependents", s.message(owner.annotation(Names.TIMED_OUT) != null));
     }
     return recheck;
   }

@@ -43,6 +43,11 @@ public final class PolicyStore implements PolicyReconciler.Policies {
     return decide(object).map(p -> own.orElse(p.settingsFor(object))).orElse(own);
   }
 
+  /** The name of the policy deciding for the object (the highest priority, then the first name), if any. */
+  public Optional<String> deciding(ObjectMetadata object) {
+    return decide(object).map(Policy::name);
+  }
+
   private Optional<Policy> decide(ObjectMetadata object) {
     PolicySet set = current.get();
     if (set.policies().isEmpty()) {

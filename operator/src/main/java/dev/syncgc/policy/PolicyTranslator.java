@@ -16,11 +16,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Validates a GarbageCollectionPolicy and turns it into the core's {@link Policy}. */
-final class PolicyTranslator {
+public final class PolicyTranslator {
   private PolicyTranslator() {}
 
   /** Why a policy cannot be used, in words for its Ready condition. */
-  static final class InvalidPolicy extends Exception {
+  public static final class InvalidPolicy extends Exception {
     private static final long serialVersionUID = 1L;
 
     InvalidPolicy(String message) {
@@ -28,7 +28,7 @@ final class PolicyTranslator {
     }
   }
 
-  static Policy translate(GarbageCollectionPolicy resource) throws InvalidPolicy {
+  public static Policy translate(GarbageCollectionPolicy resource) throws InvalidPolicy {
     PolicySpec spec = resource.getSpec();
     if (spec == null) {
       throw new InvalidPolicy("spec is missing");

@@ -1,10 +1,12 @@
 package dev.syncgc.core.deletion;
 
+import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 /** One thing the I/O edge must do for an owner under deletion. */
 public sealed interface Step {
@@ -45,6 +47,20 @@ public sealed interface Step {
   record Wait(List<Blocker> blockers, int remaining, Instant deadline, OptionalInt wave) implements Step {
     public Wait(List<Blocker> blockers, int remaining, Instant deadline) {
       this(blockers, remaining, deadline, OptionalInt.empty());
+    }
+
+    /**
+     * The words of the {@code WaitingForDependents} Event (and of {@code kubectl syncgc why}).
+     *
+     * @param pastDeadline the owner is kept past its deadline ({@code on-timeout: Keep})
+     */
+    public String message(boolean pastDeadline) {
+      String detail = wave.isPresent() ? " (deletion wave " + wave.getAsInt() + " first)" : "";
+      if (pastDeadline) {
+        detail += ", past the deadline (" + Names.ON_TIMEOUT + ": Keep)";
+      }
+      return "Waiting for " + remaining + " dependent" + (remaining == 1 ? "" : "s") + detail + ": "
+          + blockers.stream().map(Blocker::toString).collect(Collectors.joining(", "));
     }
   }
 }

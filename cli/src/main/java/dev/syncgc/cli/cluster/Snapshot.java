@@ -1,0 +1,149 @@
+package dev.syncgc.cli.cluster;
+
+import dev.syncgc.cli.CliException;
+import dev.syncgc.cli.ExitCodes;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.kube.MetadataReader;
+import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.policy.GarbageCollectionPolicy;
+import dev.syncgc.policy.PolicyStore;
+import dev.syncgc.policy.PolicyTranslator;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The objects around one target, read once: every listable kind in the target's namespace plus the
+ * cluster-scoped ones (a cluster-scoped target: every namespace), as metadata the core understands,
+ * with the policies in force. Kinds that could not be listed are named, never silently skipped.
+ */
+public final class Snapshot {
+  public final Kinds kinds;
+  /** The object asked about; null for a snapshot of everything. */
+  public final ObjectMetadata target;
+  public final Map<String, ObjectMetadata> objects = new LinkedHashMap<>();
+  public final Map<String, Instant> created = new HashMap<>();
+  /** Kinds that could not be listed, with why: dependents of those kinds are not shown. */
+  public final List<String> notChecked = new ArrayList<>();
+  private final PolicyStore policies;
+
+  private Snapshot(Kinds kinds, ObjectMetadata target, PolicyStore policies) {
+    this.kinds = kinds;
+    this.target = target;
+    this.policies = policies;
+  }
+
+  /** @param kindAndName {@code KIND/NAME}, as kubectl takes it */
+  public static Snapshot load(Cluster cluster, String kindAndName) {
+    int slash = kindAndName.indexOf('/');
+    if (slash <= 0 || slash == kindAndName.length() - 1) {
+      throw new CliException(ExitCodes.USAGE, "expected KIND/NAME (e.g. widget/my-app), got \"" + kindAndName + "\"");
+    }
+    Kinds kinds = new Kinds(cluster);
+    TrackedKind kind = kinds.resolve(kindAndName.substring(0, slash));
+    String name = kindAndName.substring(slash + 1);
+    String where = kind.namespaced() ? " in namespace " + cluster.namespace : "";
+    var resource = kind.namespaced()
+        ? cluster.client.genericKubernetesResources(kind.context()).inNamespace(cluster.namespace).withName(name)
+        : cluster.client.genericKubernetesResources(kind.context()).withName(name);
+    GenericKubernetesResource found = cluster.call("get " + kind.plural() + "/" + name + where, resource::get);
+    if (found == null) {
+      throw new CliException(ExitCodes.NOT_FOUND, kind.kind() + " " + name + " not found" + where
+          + (kind.namespaced() ? " (use -n NAMESPACE)" : ""));
+    }
+    MetadataReader reader = new MetadataReader();
+    Snapshot s = new Snapshot(kinds, reader.read(kind, found), policies(cluster));
+    s.read(cluster, kind.namespaced() ? cluster.namespace : null);
+    s.objects.put(s.target.uid(), s.target);
+    return s;
+  }
+
+  /** Every object of every listable kind in every namespace (for {@code status}). */
+  public static Snapshot everything(Cluster cluster) {
+    Snapshot s = new Snapshot(new Kinds(cluster), null, policies(cluster));
+    s.read(cluster, null);
+    return s;
+  }
+
+  private static PolicyStore policies(Cluster cluster) {
+    Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+    PolicyStore policies = new PolicyStore(ns -> namespaceLabels.computeIfAbsent(ns, n -> labels(cluster, n)),
+        List::of, () -> { });
+    loadPolicies(cluster, policies);
+    return policies;
+  }
+
+  /** Lists every kind: namespaced ones in {@code namespace} (null: all), cluster-scoped ones all. */
+  private void read(Cluster cluster, String namespace) {
+    MetadataReader reader = new MetadataReader();
+    for (TrackedKind k : kinds.all()) {
+      var all = cluster.client.genericKubernetesResources(k.context());
+      try {
+        List<GenericKubernetesResource> items = !k.namespaced() ? all.list().getItems()
+            : namespace != null ? all.inNamespace(namespace).list().getItems() : all.inAnyNamespace().list().getItems();
+        for (GenericKubernetesResource item : items) {
+          if (item.getMetadata() == null || item.getMetadata().getUid() == null) {
+            continue; // virtual objects some APIs list (ComponentStatus): nothing can own or be owned by them
+          }
+          ObjectMetadata m = reader.read(k, item);
+          objects.put(m.uid(), m);
+          String at = item.getMetadata().getCreationTimestamp();
+          if (at != null) {
+            created.put(m.uid(), Instant.parse(at));
+          }
+        }
+      } catch (KubernetesClientException e) {
+        notChecked.add(k.plural() + (k.group().isEmpty() ? "" : "." + k.group()) + " (" + (e.getCode() == 403
+            ? "forbidden" : "list failed: " + e.getCode()) + ")");
+      }
+    }
+  }
+
+  private static Map<String, String> labels(Cluster cluster, String namespace) {
+    try {
+      Namespace ns = cluster.client.namespaces().withName(namespace).get();
+      return ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+    } catch (KubernetesClientException e) {
+      return Map.of();
+    }
+  }
+
+  private static void loadPolicies(Cluster cluster, PolicyStore store) {
+    try {
+      for (GarbageCollectionPolicy p : cluster.client.resources(GarbageCollectionPolicy.class).list().getItems()) {
+        try {
+          store.put(PolicyTranslator.translate(p));
+        } catch (PolicyTranslator.InvalidPolicy invalid) {
+          // an invalid policy is not used by the operator either
+        }
+      }
+    } catch (KubernetesClientException e) {
+      // no policy CRD (syncgc not installed) or no right to read policies: annotations only
+    }
+  }
+
+  /** The object's effective settings, as the operator computes them (annotations, else the deciding policy). */
+  public DeletionSettings settingsOf(ObjectMetadata object) {
+    return policies.settingsOf(object);
+  }
+
+  /** The policy that decides for the object, if any. */
+  public java.util.Optional<String> policyOf(ObjectMetadata object) {
+    return policies.deciding(object);
+  }
+
+  /** A fresh graph of every object read. */
+  public DependencyGraph graph() {
+    DependencyGraph g = new DependencyGraph(kinds);
+    objects.values().forEach(g::upsert);
+    return g;
+  }
+}

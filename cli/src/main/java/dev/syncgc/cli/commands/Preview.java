@@ -1,0 +1,128 @@
+package dev.syncgc.cli.commands;
+
+import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.DeletionRun;
+import dev.syncgc.core.deletion.FinalizerChange;
+import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.KindInfo;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.Propagation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * A dry run of deleting one object: the operator's planner played to the end by {@link DeletionRun}
+ * on the objects read, other controllers' finalizers assumed to finish. Nothing here decides; it
+ * only records what the planner's steps do.
+ */
+public final class Preview {
+  /** An object that stays, and why. */
+  public record Kept(ObjectMetadata object, String why) {}
+
+  public final ObjectMetadata target;
+  /** The propagation the deletion follows, empty when the target is not opted in (syncgc would not act). */
+  public final Optional<Propagation> propagation;
+  /** In the order they would be gone (the target last, unless the deletion orphans). */
+  public final List<ObjectMetadata> deleted = new ArrayList<>();
+  public final List<Kept> kept = new ArrayList<>();
+  public final List<List<ObjectRef>> rings = new ArrayList<>();
+  /** Objects that would wait for another controller's finalizer. */
+  public final Map<ObjectMetadata, List<String>> heldBy = new LinkedHashMap<>();
+  /** Objects still there when the run settled (held for ever, for instance by an invalid setting). */
+  public final List<ObjectMetadata> unsettled = new ArrayList<>();
+  /** API requests syncgc would send: DELETEs, finalizer and annotation patches, reference removals. */
+  public int requests;
+
+  private Preview(ObjectMetadata target, Optional<Propagation> propagation) {
+    this.target = target;
+    this.propagation = propagation;
+  }
+
+  /**
+   * @param world every object read (the target included)
+   * @param settingsOf an object's effective settings, as the operator computes them
+   */
+  public static Preview of(KindInfo kinds, List<ObjectMetadata> world, ObjectMetadata target,
+      Function<ObjectMetadata, DeletionSettings> settingsOf, Instant now) {
+    DeletionSettings settings = settingsOf.apply(target);
+    Optional<Propagation> mode = FinalizerChange.inForce(target, settings.propagation(), !settings.invalid().isEmpty())
+        .filter(p -> p != Propagation.BACKGROUND);
+    Preview p = new Preview(target, mode);
+    if (mode.isEmpty()) {
+      return p;
+    }
+    Map<String, ObjectMetadata> before = new LinkedHashMap<>();
+    world.forEach(o -> before.put(o.uid(), o));
+    Set<String> dropped = new LinkedHashSet<>();
+    DeletionRun run = new DeletionRun(new DeletionPlanner(Duration.ofHours(1), Duration.ZERO),
+        new DependencyGraph(kinds), world, settingsOf, now, new DeletionRun.Listener() {
+          @Override
+          public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {
+            for (Step s : steps) {
+              p.requests += s instanceof Step.DeleteDependent d ? (d.finalizeFirst() ? 3 : 1)
+                  : s instanceof Step.ReleaseCycle c ? c.members().size() : 1;
+            }
+          }
+
+          @Override
+          public void referenceDropped(ObjectMetadata dependent, String ownerUid) {
+            dropped.add(dependent.uid());
+          }
+
+          @Override
+          public void ringReleased(List<ObjectRef> path) {
+            p.rings.add(path);
+          }
+        });
+    if (!target.beingDeleted()) {
+      run.delete(target.uid());
+    }
+    for (int round = 0; round < 100 && run.objects().containsKey(target.uid()); round++) {
+      boolean settled = run.run(10_000);
+      Map<String, ObjectMetadata> seen = run.objects();
+      seen.values().stream().filter(ObjectMetadata::beingDeleted).forEach(o -> {
+        List<String> others = new ArrayList<>(o.finalizers());
+        others.remove(Names.FINALIZER);
+        if (!others.isEmpty()) {
+          p.heldBy.put(before.getOrDefault(o.uid(), o), others);
+        }
+      });
+      run.releaseForeignFinalizers(true); // other controllers finish their cleanup
+      if (settled && seen.equals(run.objects())) {
+        break;
+      }
+    }
+    run.removed().forEach(uid -> p.deleted.add(before.get(uid)));
+    Map<String, ObjectMetadata> after = run.objects();
+    for (String uid : dropped) {
+      ObjectMetadata o = after.get(uid);
+      if (o != null && !o.beingDeleted()) {
+        p.kept.add(new Kept(before.get(uid), why(o, after, mode.get())));
+      }
+    }
+    after.values().stream().filter(ObjectMetadata::beingDeleted).forEach(p.unsettled::add);
+    return p;
+  }
+
+  private static String why(ObjectMetadata o, Map<String, ObjectMetadata> after, Propagation mode) {
+    List<String> owners = new ArrayList<>();
+    o.owners().forEach(l -> owners.add(l.kind() + "/" + l.name()));
+    if (owners.isEmpty()) {
+      return mode == Propagation.ORPHAN ? "orphaned (propagation Orphan): it keeps no owner" : "left with no owner";
+    }
+    return (mode == Propagation.ORPHAN ? "orphaned (propagation Orphan); " : "")
+        + "kept by " + String.join(", ", owners) + (mode == Propagation.ORPHAN ? "" : " (a solid owner)");
+  }
+}

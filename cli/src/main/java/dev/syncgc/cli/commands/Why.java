@@ -1,0 +1,116 @@
+package dev.syncgc.cli.commands;
+
+import dev.syncgc.cli.cluster.Snapshot;
+import dev.syncgc.cli.render.TreeView;
+import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.FinalizerChange;
+import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.Propagation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The answer to "why is it still there?" or "is it opted in?", from the operator's own rules. */
+final class Why {
+  final List<String> lines = new ArrayList<>();
+  final Map<String, Object> model = new LinkedHashMap<>();
+
+  static Why of(Snapshot s, Instant now) {
+    Why w = new Why();
+    ObjectMetadata o = s.target;
+    String name = Notes.name(o.ref());
+    DeletionSettings settings = s.settingsOf(o);
+    if (!o.beingDeleted()) {
+      w.optIn(s, o, name, settings);
+      return w;
+    }
+    w.lines.add(name + " is " + TreeView.state(o) + ", for " + TreeView.human(Duration.between(o.deletionTimestamp(), now))
+        + " (deletionTimestamp " + o.deletionTimestamp() + ").");
+    w.lines.add("Held by:");
+    WhyCommand.finalizers(o).forEach(f -> w.lines.add("  " + f));
+    w.model.put("finalizers", WhyCommand.finalizers(o));
+    if (o.finalizers().isEmpty()) {
+      w.lines.add("  nothing: it goes as soon as its graceful deletion ends");
+    }
+    if (o.hasFinalizer(Names.FINALIZER)) {
+      String doing = syncgc(s, o, settings, now);
+      w.lines.add("syncgc: " + doing);
+      w.model.put("syncgc", doing);
+      String deadline = o.annotation(Names.DEADLINE);
+      if (deadline == null) {
+        w.lines.add("deadline: none recorded yet (syncgc has not started on it: is the operator running?)");
+      } else {
+        Duration left = Duration.between(now, Instant.parse(deadline));
+        w.lines.add("deadline: " + deadline + (left.isNegative() ? " (passed " + TreeView.human(left.negated()) + " ago)"
+            : " (in " + TreeView.human(left) + ")") + ", on timeout: " + settings.onTimeoutOrDefault());
+        w.model.put("deadline", deadline);
+        w.model.put("secondsLeft", left.toSeconds());
+      }
+    }
+    return w;
+  }
+
+  /** What the operator's planner would do for the object now, in the words of its Events. */
+  private static String syncgc(Snapshot s, ObjectMetadata o, DeletionSettings settings, Instant now) {
+    Propagation mode = FinalizerChange.inForce(o, settings.propagation(), !settings.invalid().isEmpty())
+        .orElse(Propagation.BACKGROUND);
+    List<Step> steps = new DeletionPlanner(Duration.ofHours(1), Duration.ZERO).plan(s.graph(), o, mode,
+        settings.timeout(), settings.onTimeoutOrDefault(), now, uid -> null, List.of(), d -> s.settingsOf(d).wave());
+    List<String> parts = new ArrayList<>();
+    long deletes = steps.stream().filter(x -> x instanceof Step.DeleteDependent).count();
+    if (deletes > 0) {
+      parts.add("deleting " + deletes + " dependent" + (deletes == 1 ? "" : "s") + " now");
+    }
+    for (Step step : steps) {
+      if (step instanceof Step.Wait wait) {
+        parts.add(wait.message(o.annotation(Names.TIMED_OUT) != null));
+      } else if (step instanceof Step.Release release) {
+        parts.add("nothing left to wait for: it lets the object go (" + release.outcome().label() + ")");
+      } else if (step instanceof Step.TimedOut) {
+        parts.add("the deadline has passed (" + Names.ON_TIMEOUT + ": Keep): kept until its dependents are gone");
+      } else if (step instanceof Step.ReleaseCycle ring) {
+        parts.add("releasing a ring as a unit: " + String.join(" -> ", ring.path().stream().map(Notes::name).toList()));
+      }
+    }
+    return parts.isEmpty() ? "following " + mode.value() : mode.value() + ": " + String.join("; ", parts);
+  }
+
+  private void optIn(Snapshot s, ObjectMetadata o, String name, DeletionSettings settings) {
+    String annotation = o.annotation(Names.PROPAGATION);
+    Optional<String> policy = s.policyOf(o);
+    Optional<Propagation> p = settings.propagation();
+    String how;
+    if (!settings.invalid().isEmpty()) {
+      how = "invalid setting " + settings.invalid() + "; an invalid annotation never changes what was in force";
+    } else if (annotation != null && p.isPresent()) {
+      how = (p.get() == Propagation.BACKGROUND ? "opted out (Background)" : "opted in: " + p.get().value())
+          + ", by its annotation " + Names.PROPAGATION + " (an annotation wins over every policy"
+          + policy.map(n -> ", here over GarbageCollectionPolicy " + n).orElse("") + ")";
+    } else if (policy.isPresent() && p.isPresent()) {
+      how = "opted in: " + p.get().value() + ", by GarbageCollectionPolicy " + policy.get()
+          + " (of the policies selecting it, the highest priority decides, then the first name)";
+    } else {
+      how = "not opted in: no " + Names.PROPAGATION + " annotation and no GarbageCollectionPolicy selects it;"
+          + " deleting it leaves its dependents to the built-in garbage collector";
+    }
+    boolean opted = p.isPresent() && p.get().needsFinalizer();
+    boolean has = o.hasFinalizer(Names.FINALIZER);
+    lines.add(name + " is alive; " + how + ".");
+    lines.add("syncgc's finalizer: " + (has ? "present" : "absent")
+        + (opted && !has ? " (the operator has not added it yet: is it running?)" : ""));
+    lines.add("What deleting it would do: kubectl syncgc preview " + o.ref().kind().toLowerCase() + "/" + o.ref().name()
+        + (o.ref().namespace() == null ? "" : " -n " + o.ref().namespace()));
+    model.put("optedIn", opted);
+    model.put("propagation", p.map(Propagation::value).orElse(null));
+    model.put("by", annotation != null ? "annotation" : policy.map(n -> "policy " + n).orElse(null));
+    model.put("finalizer", has);
+    model.put("why", how);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.syncgc.cli.render;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.syncgc.cli.CliException;
+import dev.syncgc.cli.ExitCodes;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** Prints a result for people (text) or scripts ({@code -o json|yaml}); the model is plain maps and lists. */
+public final class Output {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final String format;
+  private final PrintStream out;
+
+  public Output(String format, PrintStream out) {
+    this.format = format.toLowerCase(Locale.ROOT);
+    if (!this.format.equals("text") && !this.format.equals("json") && !this.format.equals("yaml")) {
+      throw new CliException(ExitCodes.USAGE, "unknown output format \"" + format + "\" (use text, json or yaml)");
+    }
+    this.out = out;
+  }
+
+  public boolean text() {
+    return format.equals("text");
+  }
+
+  /** Prints {@code model} as JSON or YAML; only for {@code -o json|yaml}. */
+  public void data(Object model) {
+    try {
+      out.print(format.equals("json") ? JSON.writeValueAsString(model) + "\n" : Serialization.asYaml(model));
+    } catch (Exception e) {
+      throw new CliException(ExitCodes.ERROR, "cannot print the result: " + e.getMessage());
+    }
+  }
+
+  public void line(String text) {
+    out.println(text);
+  }
+
+  /** Colours for a terminal, never for a pipe or with NO_COLOR set. */
+  public static String color(String text, String ansi) {
+    return System.console() == null || System.getenv("NO_COLOR") != null ? text : "\u001b[" + ansi + "m" + text + "\u001b[0m";
+  }
+}

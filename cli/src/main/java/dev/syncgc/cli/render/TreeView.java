@@ -1,0 +1,158 @@
+package dev.syncgc.cli.render;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.OwnerLink;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The ownership tree below (or the chain above) one object, through the graph's valid references:
+ * an object reached twice (a diamond) is shown once and then named as shown above; a reference back
+ * to an object on the current path (a cycle) is marked with the path.
+ */
+public final class TreeView {
+  /** One line of the tree. */
+  public record Node(ObjectMetadata object, String state, String age, String note, List<Node> children) {
+    /** @param childrenKey what the children are: {@code dependents} below, {@code owners} above */
+    public Map<String, Object> model(String childrenKey) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("apiVersion", object.ref().apiVersion());
+      m.put("kind", object.ref().kind());
+      if (object.ref().namespace() != null) {
+        m.put("namespace", object.ref().namespace());
+      }
+      m.put("name", object.ref().name());
+      m.put("uid", object.uid());
+      m.put("state", state);
+      m.put("age", age);
+      m.put("finalizers", object.finalizers());
+      if (note != null) {
+        m.put("note", note);
+      }
+      m.put(childrenKey, children.stream().map(c -> c.model(childrenKey)).toList());
+      return m;
+    }
+  }
+
+  private final DependencyGraph graph;
+  private final Function<String, Instant> createdAt;
+  private final Instant now;
+  private final Set<String> shown = new HashSet<>();
+
+  public TreeView(DependencyGraph graph, Function<String, Instant> createdAt, Instant now) {
+    this.graph = graph;
+    this.createdAt = createdAt;
+    this.now = now;
+  }
+
+  /** The object and everything below it. */
+  public Node below(ObjectMetadata root) {
+    return below(root, new ArrayList<>());
+  }
+
+  private Node below(ObjectMetadata o, List<ObjectMetadata> path) {
+    int onPath = indexOf(path, o.uid());
+    if (onPath >= 0) {
+      List<String> cycle = new ArrayList<>();
+      path.subList(onPath, path.size()).forEach(p -> cycle.add(name(p)));
+      cycle.add(name(o));
+      return new Node(o, state(o), age(o), "cycle: " + String.join(" -> ", cycle), List.of());
+    }
+    if (!shown.add(o.uid())) {
+      return new Node(o, state(o), age(o), "shown above (it has several owners here)", List.of());
+    }
+    path.add(o);
+    List<Node> children = new ArrayList<>();
+    for (ObjectMetadata d : graph.dependentsOf(o.uid())) {
+      children.add(below(d, path));
+    }
+    path.remove(path.size() - 1);
+    return new Node(o, state(o), age(o), null, children);
+  }
+
+  /** The object and the chain of owners above it. */
+  public Node above(ObjectMetadata o) {
+    return above(o, new ArrayList<>());
+  }
+
+  private Node above(ObjectMetadata o, List<ObjectMetadata> path) {
+    if (indexOf(path, o.uid()) >= 0) {
+      return new Node(o, state(o), age(o), "cycle", List.of());
+    }
+    path.add(o);
+    List<Node> owners = new ArrayList<>();
+    for (OwnerLink link : o.owners()) {
+      ObjectMetadata owner = graph.get(link.uid());
+      if (owner != null) {
+        owners.add(above(owner, path));
+      }
+    }
+    path.remove(path.size() - 1);
+    return new Node(o, state(o), age(o), null, owners);
+  }
+
+  /** SPEC's states. */
+  public static String state(ObjectMetadata o) {
+    if (!o.beingDeleted()) {
+      return "alive";
+    }
+    return o.hasFinalizer(Names.FINALIZER) ? "marked as deleted" : "to delete";
+  }
+
+  private String age(ObjectMetadata o) {
+    Instant at = createdAt.apply(o.uid());
+    return at == null ? "?" : human(Duration.between(at, now));
+  }
+
+  public static String human(Duration d) {
+    long s = Math.max(0, d.toSeconds());
+    return s < 120 ? s + "s" : s < 7200 ? s / 60 + "m" : s < 172800 ? s / 3600 + "h" : s / 86400 + "d";
+  }
+
+  public static String name(ObjectMetadata o) {
+    return o.ref().kind() + "/" + o.ref().name();
+  }
+
+  private static int indexOf(List<ObjectMetadata> path, String uid) {
+    for (int i = 0; i < path.size(); i++) {
+      if (path.get(i).uid().equals(uid)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The tree as text lines, with the usual branches. */
+  public static List<String> lines(Node root) {
+    List<String> out = new ArrayList<>();
+    out.add(line(root));
+    children(root, "", out);
+    return out;
+  }
+
+  private static void children(Node node, String indent, List<String> out) {
+    for (int i = 0; i < node.children().size(); i++) {
+      Node c = node.children().get(i);
+      boolean last = i == node.children().size() - 1;
+      out.add(indent + (last ? "└── " : "├── ") + line(c));
+      children(c, indent + (last ? "    " : "│   "), out);
+    }
+  }
+
+  private static String line(Node n) {
+    List<String> others = new ArrayList<>(n.object().finalizers());
+    String stateText = n.state().equals("alive") ? n.state() : Output.color(n.state(), "33");
+    return name(n.object()) + "  " + stateText + "  " + n.age()
+        + (others.isEmpty() ? "" : "  finalizers " + others)
+        + (n.note() == null ? "" : "  (" + n.note() + ")");
+  }
+}
