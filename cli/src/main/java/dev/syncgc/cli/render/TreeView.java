@@ -7,6 +7,7 @@ import dev.syncgc.core.model.OwnerLink;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +44,10 @@ public final class TreeView {
     }
   }
 
+  /** Children in a stable order a reader can scan: kind, then namespace, then name. */
+  private static final Comparator<ObjectMetadata> ORDER = Comparator.comparing((ObjectMetadata m) -> m.ref().kind())
+      .thenComparing(m -> m.ref().namespace() == null ? "" : m.ref().namespace()).thenComparing(m -> m.ref().name());
+
   private final DependencyGraph graph;
   private final Function<String, Instant> createdAt;
   private final Instant now;
@@ -68,11 +73,11 @@ public final class TreeView {
       return new Node(o, state(o), age(o), "cycle: " + String.join(" -> ", cycle), List.of());
     }
     if (!shown.add(o.uid())) {
-      return new Node(o, state(o), age(o), "shown above (it has several owners here)", List.of());
+      return new Node(o, state(o), age(o), "shown above: it has several owners here", List.of());
     }
     path.add(o);
     List<Node> children = new ArrayList<>();
-    for (ObjectMetadata d : graph.dependentsOf(o.uid())) {
+    for (ObjectMetadata d : graph.dependentsOf(o.uid()).stream().sorted(ORDER).toList()) {
       children.add(below(d, path));
     }
     path.remove(path.size() - 1);

@@ -1,0 +1,90 @@
+package dev.syncgc.cli.commands;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.cli.Objects;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.DeletionSettings;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PreviewTest {
+  private final Objects o = new Objects();
+
+  private Preview preview(ObjectMetadata root) {
+    return Preview.of(Objects.KINDS, o.all(), root, x -> DeletionSettings.fromAnnotations(x.annotations()),
+        Instant.parse("2026-01-01T00:00:00Z"));
+  }
+
+  private static List<String> uids(List<ObjectMetadata> objects) {
+    return objects.stream().map(ObjectMetadata::uid).toList();
+  }
+
+  @Test
+  void aSynchronousTreeGoesLeavesFirstAndTheRootLast() {
+    ObjectMetadata r = o.root("r", "Synchronous");
+    o.add("a", "r");
+    o.add("b", "a");
+    Preview p = preview(r);
+    assertEquals(List.of("b", "a", "r"), uids(p.deleted));
+    assertTrue(p.kept.isEmpty());
+    assertTrue(p.requests > 0);
+  }
+
+  @Test
+  void aDependentWithASolidOwnerIsKeptAndARingUnderTheTreeIsReleased() {
+    ObjectMetadata r = o.root("r", "Synchronous");
+    o.add("keeper");
+    o.add("shared", "r", "keeper");
+    o.add("x", "r", "y");
+    o.add("y", "x");
+    Preview p = preview(r);
+    assertEquals(List.of("r", "x", "y").stream().sorted().toList(), uids(p.deleted).stream().sorted().toList());
+    assertEquals("r", p.deleted.get(p.deleted.size() - 1).uid(), "the root goes last");
+    assertEquals(1, p.kept.size());
+    assertEquals("shared", p.kept.get(0).object().uid());
+    assertTrue(p.kept.get(0).why().contains("Widget/keeper"), p.kept.get(0).why());
+    assertEquals(1, p.rings.size(), "the ring x <-> y is released as a unit");
+  }
+
+  @Test
+  void orphaningDeletesTheRootAloneAndSaysTheDependentsAreOrphaned() {
+    ObjectMetadata r = o.root("r", "Orphan");
+    o.add("a", "r");
+    Preview p = preview(r);
+    assertEquals(List.of("r"), uids(p.deleted));
+    assertEquals("a", p.kept.get(0).object().uid());
+    assertTrue(p.kept.get(0).why().startsWith("orphaned"), p.kept.get(0).why());
+  }
+
+  @Test
+  void anotherControllersFinalizerIsWaitedForAndNamed() {
+    ObjectMetadata r = o.root("r", "Synchronous");
+    o.add("held", Map.of(), List.of("example.com/hold"), "r");
+    Preview p = preview(r);
+    assertEquals(List.of("held", "r"), uids(p.deleted));
+    assertEquals(List.of("example.com/hold"), p.heldBy.values().iterator().next());
+  }
+
+  @Test
+  void higherDeletionWavesGoFirst() {
+    ObjectMetadata r = o.root("r", "Synchronous");
+    o.add("low", Map.of(Names.DELETION_WAVE, "-1"), List.of(), "r");
+    o.add("high", Map.of(Names.DELETION_WAVE, "2"), List.of(), "r");
+    o.add("mid", "r");
+    assertEquals(List.of("high", "mid", "low", "r"), uids(preview(r).deleted));
+  }
+
+  @Test
+  void anObjectNotOptedInIsPreviewedAsLeftToTheBuiltInCollector() {
+    ObjectMetadata r = o.add("r");
+    o.add("a", "r");
+    Preview p = preview(r);
+    assertTrue(p.propagation.isEmpty());
+    assertTrue(p.deleted.isEmpty());
+  }
+}
