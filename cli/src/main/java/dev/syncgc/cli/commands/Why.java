@@ -49,7 +49,7 @@ final class Why {
       } else {
         Duration left = Duration.between(now, Instant.parse(deadline));
         w.lines.add("deadline: " + deadline + (left.isNegative() ? " (passed " + TreeView.human(left.negated()) + " ago)"
-            : " (in " + TreeView.human(left) + ")") + ", on timeout: " + settings.onTimeoutOrDefault());
+            : " (in " + TreeView.human(left) + ")") + ", on timeout: " + settings.onTimeoutOrDefault().value());
         w.model.put("deadline", deadline);
         w.model.put("secondsLeft", left.toSeconds());
       }
