@@ -1,15 +1,22 @@
 # Multi-stage build of the operator image: build with Maven, run on a JRE as a non-root user.
-FROM maven:3.9-eclipse-temurin-17 AS build
+# The base images are build arguments: the defaults are the public images; without a registry,
+# e2e/images.sh builds local equivalents from Debian packages and passes them.
+ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
+ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
+
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /src
+# every module's pom: Maven reads the whole reactor even when it builds one module
 COPY pom.xml .
 COPY operator/pom.xml operator/
+COPY cli/pom.xml cli/
 COPY e2e/pom.xml e2e/
 COPY bench/pom.xml bench/
 RUN mvn -B -q -pl operator -am dependency:go-offline
 COPY operator/src operator/src
 RUN mvn -B -q -pl operator -am package -DskipTests
 
-FROM eclipse-temurin:17-jre
+FROM ${RUNTIME_IMAGE}
 COPY --from=build /src/operator/target/syncgc-operator.jar /app/syncgc-operator.jar
 USER 65532:65532
 EXPOSE 8080
