@@ -10,6 +10,7 @@ import dev.syncgc.cli.render.TreeView;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import io.fabric8.kubernetes.api.model.Event;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,6 +29,8 @@ import picocli.CommandLine.Option;
     description = "The operator's health and leader, its graph size, and every deletion in progress (oldest first)"
         + " with the dependents it still waits for.")
 public final class StatusCommand implements Callable<Integer> {
+  private static final Pattern STARTED = Pattern.compile("Deleting (\\d+) dependent");
+
   @Mixin ClusterOptions options;
 
   @Option(names = "--operator-namespace", description = "Where the operator's Pods run (default: found by label).")
@@ -50,6 +55,9 @@ public final class StatusCommand implements Callable<Integer> {
         r.put("dependentsLeft", g.transitiveDependentCount(o.uid()));
         r.put("deadline", o.annotation(Names.DEADLINE));
         r.put("cascadedFrom", o.annotation(Names.CASCADED_FROM));
+        if (o.annotation(Names.CASCADED_FROM) == null) {
+          r.put("dependentsAtStart", atStart(cluster, o));
+        }
         rows.add(r);
       }
       if (out.text()) {
@@ -62,6 +70,7 @@ public final class StatusCommand implements Callable<Integer> {
         for (Map<String, Object> r : owners) {
           out.line("  " + r.get("kind") + "/" + (r.containsKey("namespace") ? r.get("namespace") + "/" : "") + r.get("name")
               + "  for " + r.get("for") + "  " + r.get("dependentsLeft") + " dependents left"
+              + (r.get("dependentsAtStart") == null ? "" : " of " + r.get("dependentsAtStart") + " at the start")
               + (r.get("deadline") == null ? "" : "  deadline " + r.get("deadline")));
         }
         Notes.notChecked(s);
@@ -75,5 +84,21 @@ public final class StatusCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
+  }
+
+  /** The count in the owner's SynchronousDeletionStarted Event ("Deleting N dependents ..."), if it can be read. */
+  private static Integer atStart(Cluster cluster, ObjectMetadata owner) {
+    try {
+      for (Event e : cluster.client.v1().events().inAnyNamespace().withField("involvedObject.uid", owner.uid())
+          .list().getItems()) {
+        Matcher m = STARTED.matcher(e.getMessage() == null ? "" : e.getMessage());
+        if ("SynchronousDeletionStarted".equals(e.getReason()) && m.find()) {
+          return Integer.parseInt(m.group(1));
+        }
+      }
+    } catch (RuntimeException e) {
+      // no right to read Events: the count at the start is not shown
+    }
+    return null;
   }
 }

@@ -32,7 +32,10 @@ public final class TreeCommand implements Callable<Integer> {
     Output out = new Output(options.output, System.out);
     try (Cluster cluster = Cluster.connect(options)) {
       Snapshot s = Snapshot.load(cluster, target);
-      TreeView view = new TreeView(s.graph(), s.created::get, Instant.now());
+      TreeView view = new TreeView(s.graph(), s.created::get, o -> {
+        int wave = s.settingsOf(o).wave();
+        return wave == 0 ? null : wave;
+      }, Instant.now());
       TreeView.Node root = owners ? view.above(s.target) : view.below(s.target);
       if (out.text()) {
         TreeView.lines(root).forEach(out::line);

@@ -22,7 +22,7 @@ import java.util.function.Function;
  */
 public final class TreeView {
   /** One line of the tree. */
-  public record Node(ObjectMetadata object, String state, String age, String note, List<Node> children) {
+  public record Node(ObjectMetadata object, String state, String age, Integer wave, String note, List<Node> children) {
     /** @param childrenKey what the children are: {@code dependents} below, {@code owners} above */
     public Map<String, Object> model(String childrenKey) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -36,6 +36,9 @@ public final class TreeView {
       m.put("state", state);
       m.put("age", age);
       m.put("finalizers", object.finalizers());
+      if (wave != null) {
+        m.put("deletionWave", wave);
+      }
       if (note != null) {
         m.put("note", note);
       }
@@ -50,12 +53,16 @@ public final class TreeView {
 
   private final DependencyGraph graph;
   private final Function<String, Instant> createdAt;
+  private final Function<ObjectMetadata, Integer> waveOf;
   private final Instant now;
   private final Set<String> shown = new HashSet<>();
 
-  public TreeView(DependencyGraph graph, Function<String, Instant> createdAt, Instant now) {
+  /** @param waveOf an object's deletion wave, null when it has none (wave 0) */
+  public TreeView(DependencyGraph graph, Function<String, Instant> createdAt, Function<ObjectMetadata, Integer> waveOf,
+      Instant now) {
     this.graph = graph;
     this.createdAt = createdAt;
+    this.waveOf = waveOf;
     this.now = now;
   }
 
@@ -70,10 +77,10 @@ public final class TreeView {
       List<String> cycle = new ArrayList<>();
       path.subList(onPath, path.size()).forEach(p -> cycle.add(name(p)));
       cycle.add(name(o));
-      return new Node(o, state(o), age(o), "cycle: " + String.join(" -> ", cycle), List.of());
+      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle: " + String.join(" -> ", cycle), List.of());
     }
     if (!shown.add(o.uid())) {
-      return new Node(o, state(o), age(o), "shown above: it has several owners here", List.of());
+      return new Node(o, state(o), age(o), waveOf.apply(o), "shown above: it has several owners here", List.of());
     }
     path.add(o);
     List<Node> children = new ArrayList<>();
@@ -81,7 +88,7 @@ public final class TreeView {
       children.add(below(d, path));
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), null, children);
+    return new Node(o, state(o), age(o), waveOf.apply(o), null, children);
   }
 
   /** The object and the chain of owners above it. */
@@ -91,7 +98,7 @@ public final class TreeView {
 
   private Node above(ObjectMetadata o, List<ObjectMetadata> path) {
     if (indexOf(path, o.uid()) >= 0) {
-      return new Node(o, state(o), age(o), "cycle", List.of());
+      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle", List.of());
     }
     path.add(o);
     List<Node> owners = new ArrayList<>();
@@ -102,7 +109,7 @@ public final class TreeView {
       }
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), null, owners);
+    return new Node(o, state(o), age(o), waveOf.apply(o), null, owners);
   }
 
   /** SPEC's states. */
@@ -156,7 +163,7 @@ public final class TreeView {
   private static String line(Node n) {
     List<String> others = new ArrayList<>(n.object().finalizers());
     String stateText = n.state().equals("alive") ? n.state() : Output.color(n.state(), "33");
-    return name(n.object()) + "  " + stateText + "  " + n.age()
+    return name(n.object()) + "  " + stateText + "  " + n.age() + (n.wave() == null ? "" : "  wave " + n.wave())
         + (others.isEmpty() ? "" : "  finalizers " + others)
         + (n.note() == null ? "" : "  (" + n.note() + ")");
   }

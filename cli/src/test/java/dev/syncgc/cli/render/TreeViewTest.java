@@ -23,7 +23,7 @@ class TreeViewTest {
     o.all().forEach(g::upsert);
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
 
-    List<String> lines = TreeView.lines(new TreeView(g, uid -> t, t.plusSeconds(90)).below(r));
+    List<String> lines = TreeView.lines(new TreeView(g, uid -> t, m -> null, t.plusSeconds(90)).below(r));
 
     assertEquals(List.of(
         "Widget/r  alive  90s",

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.syncgc.e2e.support.KubectlSyncgc;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -16,7 +17,6 @@ import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.File;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,22 +134,17 @@ class KubectlPluginIT {
   /** {@code kubectl syncgc preview ... -o json}: the uids it says would be deleted. */
   private Set<String> preview(Scenario s) throws Exception {
     SoakObject root = s.root;
-    List<String> command = new ArrayList<>(List.of(TestCluster.get().kubectl(), "syncgc", "preview",
+    List<String> args = new ArrayList<>(List.of("preview",
         root.kind.registry.replace("test.syncgc.dev/", "") + ".test.syncgc.dev/" + root.name, "-o", "json"));
     if (root.namespace != null) {
-      command.addAll(List.of("-n", root.namespace));
+      args.addAll(List.of("-n", root.namespace));
     }
-    ProcessRunner.Result r = ProcessRunner.run(command, Map.of("KUBECONFIG", TestCluster.get().kubeconfig().toString(),
-        "PATH", pluginDir() + File.pathSeparator + System.getenv("PATH")), Duration.ofSeconds(90)).assertOk();
+    ProcessRunner.Result r = KubectlSyncgc.run(args.toArray(String[]::new)).assertOk();
     JsonNode out = JSON.readTree(r.stdout());
     assertTrue(out.path("optedIn").asBoolean(), s + ": preview says the root is not opted in: " + r.stdout());
     Set<String> uids = new HashSet<>();
     out.path("delete").forEach(o -> uids.add(o.path("uid").asText()));
     return uids;
-  }
-
-  private static String pluginDir() {
-    return TestCluster.repoRoot().resolve("cli").resolve("bin").toString();
   }
 
   private boolean hasFinalizer(SoakObject o) {
