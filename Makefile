@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -26,6 +26,11 @@ e2e: jar ## end-to-end tests only
 soak: ## chaos soak on the local control plane: random graphs, faults, an oracle; writes docs/reliability.md (SOAK_ARGS)
 	$(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakIT \
 	  -Dsyncgc.soak.report=$(CURDIR)/docs/reliability.md $(SOAK_ARGS)
+
+test-image: ## build the operator image from the Dockerfile (Docker started by e2e/docker.sh) and run it as the chart does
+	eval "$$(e2e/docker.sh up)" && image=$$(e2e/images.sh operator) && \
+	  $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test=OperatorImageIT -Dsyncgc.operatorImage=$$image
 
 plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
 	$(MVN) -q -pl operator,cli -am package -DskipTests

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Container images built here, from source and Debian packages, with no container registry.
+#
+#   e2e/images.sh bases      Debian bookworm (debootstrap), a JRE image and a JDK+Maven image on it
+#   e2e/images.sh operator   the operator image from the repository's Dockerfile, on those bases
+#                            (prints the image name as its last line)
+#
+# Needs a Docker daemon (e2e/docker.sh up; DOCKER_HOST as it prints). Images are cached in the
+# daemon and rebuilt only when missing; nothing is ever committed.
+# Environment: SYNCGC_CACHE (default ~/.cache/syncgc), SYNCGC_DEBIAN_MIRROR (default deb.debian.org),
+#              SYNCGC_OPERATOR_IMAGE (default syncgc/operator:dev), SYNCGC_EXTRA_CA_DIR (certificate
+#              authorities the images trust besides Debian's; default /usr/local/share/ca-certificates)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
+MIRROR=${SYNCGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+SUITE=bookworm
+DEBIAN=syncgc/debian:$SUITE
+JRE=syncgc/jre:17-$SUITE
+MAVEN=syncgc/maven:17-$SUITE
+OPERATOR=${SYNCGC_OPERATOR_IMAGE:-syncgc/operator:dev}
+EXTRA_CA_DIR=${SYNCGC_EXTRA_CA_DIR:-/usr/local/share/ca-certificates}
+
+log() { printf '[images] %s\n' "$*" >&2; }
+die() { printf '[images] error: %s\n' "$*" >&2; exit 1; }
+
+have() { docker image inspect "$1" >/dev/null 2>&1; }
+
+require_docker() {
+  command -v docker >/dev/null || die "docker is not installed (e2e/docker.sh up installs and starts it)"
+  docker info >/dev/null 2>&1 || die "no Docker daemon at ${DOCKER_HOST:-the default socket}; run: eval \"\$(e2e/docker.sh up)\""
+}
+
+# A minimal Debian root file system, imported as an image: the base of every image here.
+build_debian() {
+  have "$DEBIAN" && return
+  command -v debootstrap >/dev/null || {
+    [[ $(id -u) == 0 ]] || die "debootstrap is missing; as root: apt-get install debootstrap"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+  }
+  local rootfs=$CACHE/images/rootfs-$SUITE
+  rm -rf "$rootfs"
+  mkdir -p "$rootfs"
+  log "debootstrap $SUITE from $MIRROR (first time only)"
+  debootstrap --variant=minbase "$SUITE" "$rootfs" "$MIRROR" >"$CACHE/images/debootstrap.log" 2>&1 \
+    || { tail -20 "$CACHE/images/debootstrap.log" >&2; die "debootstrap failed (see $CACHE/images/debootstrap.log)"; }
+  printf 'deb %s %s main\n' "$MIRROR" "$SUITE" >"$rootfs/etc/apt/sources.list"
+  # the host's own certificate authorities (a TLS-inspecting egress proxy's, for instance), so that
+  # Maven and apt inside the images trust what the host trusts; update-ca-certificates and the JDK's
+  # trust store pick them up when the images install ca-certificates
+  if compgen -G "$EXTRA_CA_DIR/*.crt" >/dev/null; then
+    mkdir -p "$rootfs/usr/local/share/ca-certificates"
+    cp "$EXTRA_CA_DIR"/*.crt "$rootfs/usr/local/share/ca-certificates/"
+  fi
+  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+  tar -C "$rootfs" -c . | docker import - "$DEBIAN" >/dev/null
+  rm -rf "$rootfs"
+  log "built $DEBIAN"
+}
+
+# An image of Debian packages on the base: $1 name, rest packages.
+build_packages() {
+  local image=$1
+  shift
+  have "$image" && return
+  log "building $image ($*)"
+  docker build --network host -q -t "$image" - >/dev/null <<EOF
+FROM $DEBIAN
+RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $* \
+ && update-ca-certificates && rm -rf /var/lib/apt/lists/*
+EOF
+}
+
+cmd_bases() {
+  require_docker
+  mkdir -p "$CACHE/images"
+  build_debian
+  build_packages "$JRE" openjdk-17-jre-headless ca-certificates
+  build_packages "$MAVEN" openjdk-17-jdk-headless maven ca-certificates
+}
+
+cmd_operator() {
+  cmd_bases
+  log "building $OPERATOR from $REPO/Dockerfile"
+  docker build --network host -q -t "$OPERATOR" --build-arg "BUILD_IMAGE=$MAVEN" --build-arg "RUNTIME_IMAGE=$JRE" \
+    "$REPO" >/dev/null || die "the operator image did not build (run the docker build above without -q to see why)"
+  echo "$OPERATOR"
+}
+
+case ${1:-} in
+  bases) cmd_bases ;;
+  operator) cmd_operator ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
