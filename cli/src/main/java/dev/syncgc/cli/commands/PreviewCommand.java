@@ -1,7 +1,5 @@
 package dev.syncgc.cli.commands;
 
-import dev.syncgc.cli.ClusterOptions;
-import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.cli.cluster.Cluster;
 import dev.syncgc.cli.cluster.Snapshot;
 import dev.syncgc.cli.render.Output;
@@ -12,18 +10,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "preview", mixinStandardHelpOptions = true,
     description = "A dry run of deleting the object: what syncgc would delete (leaves first), what would survive"
         + " and why, the rings it would release, and an estimate of the time. Runs the operator's own planner.")
-public final class PreviewCommand implements Callable<Integer> {
-  @Mixin ClusterOptions options;
-
+public final class PreviewCommand extends ClusterCommand {
   @Parameters(paramLabel = "KIND/NAME", description = "The object to preview the deletion of.")
   String target;
 
@@ -32,21 +26,17 @@ public final class PreviewCommand implements Callable<Integer> {
   double qps;
 
   @Override
-  public Integer call() {
-    Output out = new Output(options.output, System.out);
-    try (Cluster cluster = Cluster.connect(options)) {
-      Snapshot s = Snapshot.load(cluster, target);
-      Preview p = Preview.of(s.kinds, List.copyOf(s.objects.values()), s.target, s::settingsOf, Instant.now());
-      String by = s.target.annotation(Names.PROPAGATION) != null ? "annotation " + Names.PROPAGATION
-          : s.policyOf(s.target).map(n -> "GarbageCollectionPolicy " + n).orElse("its recorded setting");
-      if (out.text()) {
-        text(out, p, by);
-        Notes.notChecked(s);
-      } else {
-        out.data(model(p, by, s.notChecked));
-      }
+  void run(Cluster cluster, Output out) {
+    Snapshot s = Snapshot.load(cluster, target);
+    Preview p = Preview.of(s.kinds, List.copyOf(s.objects.values()), s.target, s::settingsOf, Instant.now());
+    String by = s.target.annotation(Names.PROPAGATION) != null ? "annotation " + Names.PROPAGATION
+        : s.policyOf(s.target).map(n -> "GarbageCollectionPolicy " + n).orElse("its recorded setting");
+    if (out.text()) {
+      text(out, p, by);
+      Notes.notChecked(s);
+    } else {
+      out.data(model(p, by, s.notChecked));
     }
-    return ExitCodes.OK;
   }
 
   private void text(Output out, Preview p, String by) {

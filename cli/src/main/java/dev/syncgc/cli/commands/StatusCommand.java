@@ -1,7 +1,5 @@
 package dev.syncgc.cli.commands;
 
-import dev.syncgc.cli.ClusterOptions;
-import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.cli.cluster.Cluster;
 import dev.syncgc.cli.cluster.OperatorInfo;
 import dev.syncgc.cli.cluster.Snapshot;
@@ -18,72 +16,64 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "The operator's health and leader, its graph size, and every deletion in progress (oldest first)"
         + " with the dependents it still waits for.")
-public final class StatusCommand implements Callable<Integer> {
+public final class StatusCommand extends ClusterCommand {
   private static final Pattern STARTED = Pattern.compile("Deleting (\\d+) dependent");
-
-  @Mixin ClusterOptions options;
 
   @Option(names = "--operator-namespace", description = "Where the operator's Pods run (default: found by label).")
   String operatorNamespace;
 
   @Override
-  public Integer call() {
-    Output out = new Output(options.output, System.out);
-    try (Cluster cluster = Cluster.connect(options)) {
-      OperatorInfo operator = OperatorInfo.read(cluster, operatorNamespace);
-      Double graph = operator.metric(cluster, "syncgc_graph_objects");
-      Snapshot s = Snapshot.everything(cluster);
-      DependencyGraph g = s.graph();
-      Instant now = Instant.now();
-      List<ObjectMetadata> deleting = s.objects.values().stream()
-          .filter(o -> o.beingDeleted() && o.hasFinalizer(Names.FINALIZER))
-          .sorted(Comparator.comparing(ObjectMetadata::deletionTimestamp)).toList();
-      List<Map<String, Object>> rows = new ArrayList<>();
-      for (ObjectMetadata o : deleting) {
-        Map<String, Object> r = Notes.ref(o);
-        r.put("for", TreeView.human(Duration.between(o.deletionTimestamp(), now)));
-        r.put("dependentsLeft", g.transitiveDependentCount(o.uid()));
-        r.put("deadline", o.annotation(Names.DEADLINE));
-        r.put("cascadedFrom", o.annotation(Names.CASCADED_FROM));
-        if (o.annotation(Names.CASCADED_FROM) == null) {
-          r.put("dependentsAtStart", atStart(cluster, o));
-        }
-        rows.add(r);
+  void run(Cluster cluster, Output out) {
+    OperatorInfo operator = OperatorInfo.read(cluster, operatorNamespace);
+    Double graph = operator.metric(cluster, "syncgc_graph_objects");
+    Snapshot s = Snapshot.everything(cluster);
+    DependencyGraph g = s.graph();
+    Instant now = Instant.now();
+    List<ObjectMetadata> deleting = s.objects.values().stream()
+        .filter(o -> o.beingDeleted() && o.hasFinalizer(Names.FINALIZER))
+        .sorted(Comparator.comparing(ObjectMetadata::deletionTimestamp)).toList();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (ObjectMetadata o : deleting) {
+      Map<String, Object> r = Notes.ref(o);
+      r.put("for", TreeView.human(Duration.between(o.deletionTimestamp(), now)));
+      r.put("dependentsLeft", g.transitiveDependentCount(o.uid()));
+      r.put("deadline", o.annotation(Names.DEADLINE));
+      r.put("cascadedFrom", o.annotation(Names.CASCADED_FROM));
+      if (o.annotation(Names.CASCADED_FROM) == null) {
+        r.put("dependentsAtStart", atStart(cluster, o));
       }
-      if (out.text()) {
-        operator.facts.forEach(out::line);
-        out.line("graph: " + (graph == null ? "unknown (the leader's /metrics cannot be read through the API server)"
-            : Math.round(graph) + " objects (syncgc_graph_objects)"));
-        List<Map<String, Object>> owners = rows.stream().filter(r -> r.get("cascadedFrom") == null).toList();
-        out.line("deletions in progress: " + owners.size() + " owner" + (owners.size() == 1 ? "" : "s")
-            + " (and " + (rows.size() - owners.size()) + " dependents under them)" + (owners.isEmpty() ? "" : ", oldest first:"));
-        for (Map<String, Object> r : owners) {
-          out.line("  " + r.get("kind") + "/" + (r.containsKey("namespace") ? r.get("namespace") + "/" : "") + r.get("name")
-              + "  for " + r.get("for") + "  " + r.get("dependentsLeft") + " dependents left"
-              + (r.get("dependentsAtStart") == null ? "" : " of " + r.get("dependentsAtStart") + " at the start")
-              + (r.get("deadline") == null ? "" : "  deadline " + r.get("deadline")));
-        }
-        Notes.notChecked(s);
-      } else {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("operator", operator.model);
-        m.put("graphObjects", graph);
-        m.put("deletions", rows);
-        m.put("notChecked", s.notChecked);
-        out.data(m);
-      }
+      rows.add(r);
     }
-    return ExitCodes.OK;
+    if (out.text()) {
+      operator.facts.forEach(out::line);
+      out.line("graph: " + (graph == null ? "unknown (the leader's /metrics cannot be read through the API server)"
+          : Math.round(graph) + " objects (syncgc_graph_objects)"));
+      List<Map<String, Object>> owners = rows.stream().filter(r -> r.get("cascadedFrom") == null).toList();
+      out.line("deletions in progress: " + owners.size() + " owner" + (owners.size() == 1 ? "" : "s")
+          + " (and " + (rows.size() - owners.size()) + " dependents under them)" + (owners.isEmpty() ? "" : ", oldest first:"));
+      for (Map<String, Object> r : owners) {
+        out.line("  " + r.get("kind") + "/" + (r.containsKey("namespace") ? r.get("namespace") + "/" : "") + r.get("name")
+            + "  for " + r.get("for") + "  " + r.get("dependentsLeft") + " dependents left"
+            + (r.get("dependentsAtStart") == null ? "" : " of " + r.get("dependentsAtStart") + " at the start")
+            + (r.get("deadline") == null ? "" : "  deadline " + r.get("deadline")));
+      }
+      Notes.notChecked(s);
+    } else {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("operator", operator.model);
+      m.put("graphObjects", graph);
+      m.put("deletions", rows);
+      m.put("notChecked", s.notChecked);
+      out.data(m);
+    }
   }
 
   /** The count in the owner's SynchronousDeletionStarted Event ("Deleting N dependents ..."), if it can be read. */

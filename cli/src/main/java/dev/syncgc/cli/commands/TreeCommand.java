@@ -1,7 +1,5 @@
 package dev.syncgc.cli.commands;
 
-import dev.syncgc.cli.ClusterOptions;
-import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.cli.cluster.Cluster;
 import dev.syncgc.cli.cluster.Snapshot;
 import dev.syncgc.cli.render.Output;
@@ -9,18 +7,14 @@ import dev.syncgc.cli.render.TreeView;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "tree", mixinStandardHelpOptions = true,
     description = "The ownership tree below an object across every kind the server serves: state, age, finalizers,"
         + " diamonds (shown once) and cycles (marked with the path).")
-public final class TreeCommand implements Callable<Integer> {
-  @Mixin ClusterOptions options;
-
+public final class TreeCommand extends ClusterCommand {
   @Parameters(paramLabel = "KIND/NAME", description = "The object, as kubectl names it (e.g. widget/my-app).")
   String target;
 
@@ -28,24 +22,20 @@ public final class TreeCommand implements Callable<Integer> {
   boolean owners;
 
   @Override
-  public Integer call() {
-    Output out = new Output(options.output, System.out);
-    try (Cluster cluster = Cluster.connect(options)) {
-      Snapshot s = Snapshot.load(cluster, target);
-      TreeView view = new TreeView(s.graph(), s.created::get, o -> {
-        int wave = s.settingsOf(o).wave();
-        return wave == 0 ? null : wave;
-      }, Instant.now());
-      TreeView.Node root = owners ? view.above(s.target) : view.below(s.target);
-      if (out.text()) {
-        TreeView.lines(root).forEach(out::line);
-        Notes.notChecked(s);
-      } else {
-        Map<String, Object> model = new LinkedHashMap<>(root.model(owners ? "owners" : "dependents"));
-        model.put("notChecked", s.notChecked);
-        out.data(model);
-      }
+  void run(Cluster cluster, Output out) {
+    Snapshot s = Snapshot.load(cluster, target);
+    TreeView view = new TreeView(s.graph(), s.created::get, o -> {
+      int wave = s.settingsOf(o).wave();
+      return wave == 0 ? null : wave;
+    }, Instant.now());
+    TreeView.Node root = owners ? view.above(s.target) : view.below(s.target);
+    if (out.text()) {
+      TreeView.lines(root).forEach(out::line);
+      Notes.notChecked(s);
+    } else {
+      Map<String, Object> model = new LinkedHashMap<>(root.model(owners ? "owners" : "dependents"));
+      model.put("notChecked", s.notChecked);
+      out.data(model);
     }
-    return ExitCodes.OK;
   }
 }

@@ -1,7 +1,5 @@
 package dev.syncgc.cli.commands;
 
-import dev.syncgc.cli.ClusterOptions;
-import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.cli.cluster.Cluster;
 import dev.syncgc.cli.cluster.OperatorInfo;
 import dev.syncgc.cli.cluster.Snapshot;
@@ -14,9 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,9 +20,7 @@ import picocli.CommandLine.Parameters;
     description = "Why an object being deleted is still there (each finalizer and who holds it, the dependents"
         + " syncgc waits for, the deadline, whether the operator runs), or, for an object not being deleted,"
         + " whether and by what it is opted in.")
-public final class WhyCommand implements Callable<Integer> {
-  @Mixin ClusterOptions options;
-
+public final class WhyCommand extends ClusterCommand {
   @Parameters(paramLabel = "KIND/NAME", description = "The object.")
   String target;
 
@@ -34,32 +28,28 @@ public final class WhyCommand implements Callable<Integer> {
   String operatorNamespace;
 
   @Override
-  public Integer call() {
-    Output out = new Output(options.output, System.out);
-    try (Cluster cluster = Cluster.connect(options)) {
-      Snapshot s = Snapshot.load(cluster, target);
-      Instant now = Instant.now();
-      Why why = Why.of(s, now);
-      OperatorInfo operator = s.target.beingDeleted() ? OperatorInfo.read(cluster, operatorNamespace) : null;
-      if (out.text()) {
-        why.lines.forEach(out::line);
-        if (operator != null) {
-          operator.facts.forEach(out::line);
-        }
-        Notes.notChecked(s);
-      } else {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("target", Notes.ref(s.target));
-        m.put("state", TreeView.state(s.target));
-        m.putAll(why.model);
-        if (operator != null) {
-          m.put("operator", operator.model);
-        }
-        m.put("notChecked", s.notChecked);
-        out.data(m);
+  void run(Cluster cluster, Output out) {
+    Snapshot s = Snapshot.load(cluster, target);
+    Instant now = Instant.now();
+    Why why = Why.of(s, now);
+    OperatorInfo operator = s.target.beingDeleted() ? OperatorInfo.read(cluster, operatorNamespace) : null;
+    if (out.text()) {
+      why.lines.forEach(out::line);
+      if (operator != null) {
+        operator.facts.forEach(out::line);
       }
+      Notes.notChecked(s);
+    } else {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("target", Notes.ref(s.target));
+      m.put("state", TreeView.state(s.target));
+      m.putAll(why.model);
+      if (operator != null) {
+        m.put("operator", operator.model);
+      }
+      m.put("notChecked", s.notChecked);
+      out.data(m);
     }
-    return ExitCodes.OK;
   }
 
   /** Who holds a finalizer, as far as can be told from its name. */
