@@ -76,11 +76,21 @@ public final class Cluster implements AutoCloseable {
     if (code == 404) {
       return new CliException(ExitCodes.NOT_FOUND, what + ": not found");
     }
-    if (code == 0) {
+    if (code <= 0 || unreachable(e)) {
       return new CliException(ExitCodes.NO_CLUSTER, what + ": cannot reach the API server at "
           + client.getConfiguration().getMasterUrl() + " (" + rootMessage(e) + "); is the cluster running?");
     }
     return new CliException(ExitCodes.ERROR, what + ": " + e.getMessage());
+  }
+
+  /** No answer at all: the connection failed (refused, reset, timed out, TLS), not a status from the server. */
+  private static boolean unreachable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.io.IOException || t instanceof java.util.concurrent.TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String rootMessage(Throwable e) {
