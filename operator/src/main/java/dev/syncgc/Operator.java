@@ -131,7 +131,9 @@ public final class Operator {
       http.close();
       apiClient.close();
       client.close();
+      log.info("stopped");
       stop.countDown();
+      org.apache.logging.log4j.LogManager.shutdown();
     }, SHUTDOWN_BOUND, 1, code -> Runtime.getRuntime().halt(code)), "shutdown"));
     stop.await();
     return 0;
