@@ -44,6 +44,9 @@ final class SynchronousPlan {
     if (!now.isBefore(deadline)) {
       List<Blocker> remaining = withUnverified(unverified, Blockers.of(graph, dependents, lastFailure));
       if (onTimeout == OnTimeout.RELEASE) {
+        if (unverified.isEmpty()) {
+          deleteTheRest(dependents);
+        }
         steps.add(new Step.Release(Outcome.TIMED_OUT, remaining));
         return steps;
       }
@@ -60,6 +63,24 @@ final class SynchronousPlan {
       return steps;
     }
     return act(dependents, lookAgainBy);
+  }
+
+  /**
+   * At a deadline that releases the owner, SPEC has the remaining dependents still deleted
+   * afterwards. The built-in collector would delete those left with no owner, but never a ring (its
+   * members own each other), so syncgc sends the DELETEs itself before it lets the owner go: waves
+   * no longer order them, and each cascades the same way (the deadline it inherits has passed
+   * too). A dependent kept by a solid owner is left alone; one whose last call failed is not tried
+   * again here, so that nothing can hold the owner past its deadline.
+   */
+  private void deleteTheRest(List<ObjectMetadata> dependents) {
+    Keepers keepers = new Keepers(graph, waveOf);
+    for (ObjectMetadata d : dependents) {
+      if (!d.beingDeleted() && !d.uid().equals(owner.uid()) && lastFailure.apply(d.uid()) == null
+          && keepers.otherKeeper(d, owner.uid()) != Keepers.Keeper.SOLID) {
+        steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
+      }
+    }
   }
 
   /**

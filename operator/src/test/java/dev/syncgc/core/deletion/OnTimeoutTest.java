@@ -35,9 +35,40 @@ class OnTimeoutTest {
   }
 
   @Test
-  void releaseLetsTheOwnerGoAtTheDeadline() {
-    Step.Release release = assertInstanceOf(Step.Release.class, plan(pastDeadline(false), OnTimeout.RELEASE).get(0));
+  void releaseLetsTheOwnerGoAtTheDeadlineAfterSendingTheRemainingDeletes() {
+    List<Step> steps = plan(pastDeadline(false), OnTimeout.RELEASE);
+
+    assertEquals(new Step.DeleteDependent(pastDeadline(false).get("fresh"), false), steps.get(0),
+        "the dependent not yet deleted is deleted now (the one already being deleted is not sent again)");
+    Step.Release release = assertInstanceOf(Step.Release.class, steps.get(1));
     assertEquals(Outcome.TIMED_OUT, release.outcome());
+    assertEquals(2, steps.size());
+  }
+
+  @Test
+  void aRingLeftUnderAnOwnerReleasedAtItsDeadlineIsDeletedNotLeftToTheBuiltInCollector() {
+    // x -> r1 -> r2 -> r1: the built-in collector would only drop r1's reference to x once x is gone
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1)).build(),
+        obj("r1").ownedBy("x").ownedBy("r2").build(), obj("r2").ownedBy("r1").build(),
+        obj("keeper").build(), obj("kept").ownedBy("x").ownedBy("keeper").build());
+
+    List<Step> steps = plan(g, OnTimeout.RELEASE);
+
+    assertEquals(List.of(new Step.DeleteDependent(g.get("r1"), true)),
+        steps.stream().filter(s -> s instanceof Step.DeleteDependent).toList(),
+        "the ring's entry is deleted under syncgc's finalizer, so that its members follow; the solidly kept one is not");
+    assertInstanceOf(Step.Release.class, steps.get(steps.size() - 1));
+  }
+
+  @Test
+  void aDependentWhoseLastDeleteFailedDoesNotHoldTheOwnerPastItsDeadline() {
+    DependencyGraph g = pastDeadline(false);
+
+    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), OnTimeout.RELEASE, NOW,
+        uid -> uid.equals("fresh") ? "403 forbidden" : null, List.of(), d -> 0);
+
+    assertEquals(1, steps.size(), steps.toString());
+    assertInstanceOf(Step.Release.class, steps.get(0));
   }
 
   @Test
@@ -70,7 +101,8 @@ class OnTimeoutTest {
 
   @Test
   void switchingAKeptOwnerToReleaseLetsItGo() {
-    Step.Release release = assertInstanceOf(Step.Release.class, plan(pastDeadline(true), OnTimeout.RELEASE).get(0));
+    List<Step> steps = plan(pastDeadline(true), OnTimeout.RELEASE);
+    Step.Release release = assertInstanceOf(Step.Release.class, steps.get(steps.size() - 1));
     assertEquals(Outcome.TIMED_OUT, release.outcome());
   }
 }
