@@ -58,9 +58,9 @@ final class Soak {
       await("a leading replica").atMost(Duration.ofSeconds(60)).until(() -> operators.leader().isPresent());
       report.heapStart = heap(operators.leader().orElseThrow());
       AuditLog audit = new AuditLog(auditLogPath(), SoakOperators.USER);
-      SoakContext ctx = new SoakContext(settings.seed(), client, objects, new Actions(client, objects), holds, etcd,
-          audit, new AuditCheck(), new Checks(objects, etcd), faults, workers, timer, log);
       String prefix = "soak-" + Namespaces.randomSuffix(4);
+      SoakContext ctx = new SoakContext(settings.seed(), client, objects, new Actions(client, objects), holds, etcd,
+          audit, new AuditCheck(prefix), new Checks(objects, etcd), faults, workers, timer, log);
       List<Fault> cycle = new ArrayList<>();
       for (int number = 1; number <= Fault.values().length
           || System.nanoTime() - started < settings.duration().toNanos(); number++) {
