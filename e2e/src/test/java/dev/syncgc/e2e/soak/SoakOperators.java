@@ -30,6 +30,12 @@ final class SoakOperators implements AutoCloseable {
   static final String ACCOUNT = "operator";
   static final String USER = "system:serviceaccount:" + NAMESPACE + ":" + ACCOUNT;
   private static final String LEASE = "syncgc-soak";
+  /**
+   * Long enough that only the scenarios given a 3 s timeout time out (a deadline lets an owner go
+   * before its dependents, so no order could be checked); every deletion must still end within
+   * {@link SoakRound#SETTLE}, which is the bound the soak holds it to.
+   */
+  static final String DEFAULT_TIMEOUT = "10m";
 
   private final KubernetesClient client;
   private final List<OperatorProcess> replicas = new ArrayList<>();
@@ -58,7 +64,7 @@ final class SoakOperators implements AutoCloseable {
     for (String replica : List.of("a", "b")) {
       replicas.add(OperatorProcess.start("soak-" + replica, List.of("--leader-election",
           "--leader-election-namespace", NAMESPACE, "--leader-election-lease-name", LEASE,
-          "--default-timeout", "60s", "--builtin-kinds", "ConfigMap,Pod"), Map.of("KUBECONFIG", kubeconfig.toString())));
+          "--default-timeout", DEFAULT_TIMEOUT, "--builtin-kinds", "ConfigMap,Pod"), Map.of("KUBECONFIG", kubeconfig.toString())));
     }
     replicas.forEach(OperatorProcess::awaitReady);
     supervisor.scheduleWithFixedDelay(this::supervise, 1, 1, TimeUnit.SECONDS);
