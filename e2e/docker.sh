@@ -7,6 +7,7 @@
 #   e2e/docker.sh down   stop the dockerd that `up` started (by pid file, checked against its command
 #                        line); a daemon it did not start is left alone
 #   e2e/docker.sh env    print `export DOCKER_HOST=...` for the daemon `up` started
+#   e2e/docker.sh env-if-ours   the same, but only while that daemon runs (nothing otherwise)
 #
 # Environment: SYNCGC_CACHE (default ~/.cache/syncgc), SYNCGC_DOCKER_ROOT (default $SYNCGC_CACHE/docker)
 set -euo pipefail
@@ -25,6 +26,54 @@ ours_running() {
   local pid
   pid=$(cat "$PIDFILE")
   [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$SOCK"
+}
+
+# Capability names by number (linux/capability.h), for the bounding set check below.
+CAPS=(CHOWN DAC_OVERRIDE DAC_READ_SEARCH FOWNER FSETID KILL SETGID SETUID SETPCAP LINUX_IMMUTABLE
+  NET_BIND_SERVICE NET_BROADCAST NET_ADMIN NET_RAW IPC_LOCK IPC_OWNER SYS_MODULE SYS_RAWIO SYS_CHROOT
+  SYS_PTRACE SYS_PACCT SYS_ADMIN SYS_BOOT SYS_NICE SYS_RESOURCE SYS_TIME SYS_TTY_CONFIG MKNOD LEASE
+  AUDIT_WRITE AUDIT_CONTROL SETFCAP MAC_OVERRIDE MAC_ADMIN SYSLOG WAKE_ALARM BLOCK_SUSPEND AUDIT_READ
+  PERFMON BPF CHECKPOINT_RESTORE)
+
+# Docker 20.10 gives a --privileged container (kind's nodes are) every capability the kernel knows,
+# and runc fails ("unable to apply caps") where this process's bounding set lacks one, as in a
+# sandbox without CAP_SYS_RESOURCE. Then dockerd gets a runc wrapper that leaves the missing ones
+# out of each container's spec. Returns 1 (no wrapper needed) when nothing is missing.
+runc_wrapper() {
+  local bounding last i missing=()
+  bounding=$((16#$(awk '/^CapBnd:/ {print $2}' /proc/self/status)))
+  last=$(cat /proc/sys/kernel/cap_last_cap)
+  for ((i = 0; i <= last && i < ${#CAPS[@]}; i++)); do
+    (( (bounding >> i) & 1 )) || missing+=("CAP_${CAPS[i]}")
+  done
+  ((${#missing[@]})) || return 1
+  command -v jq >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null \
+    || die "jq is needed for the runc wrapper; as root: apt-get install jq"
+  local runc list
+  runc=$(command -v runc) || die "runc is missing (Debian's docker.io installs it)"
+  list=$(printf '"%s",' "${missing[@]}")
+  log "capabilities missing from the bounding set, left out of every container: ${missing[*]}"
+  cat >"$ROOT/runc-wrapper" <<EOF
+#!/bin/sh
+# Written by e2e/docker.sh: runc, with capabilities this machine cannot grant (${missing[*]})
+# removed from the container's spec before it is created.
+# drop: the capability sets at path \$2 of the JSON file \$1, without the missing capabilities
+drop() {
+  jq --argjson missing '[${list%,}]' "(\$2 // {}) |= with_entries(.value -= \\\$missing)" "\$1" \\
+    >"\$1.syncgc" && mv "\$1.syncgc" "\$1"
+}
+prev=""
+for a in "\$@"; do
+  case "\$prev" in
+    --bundle|-b) [ -f "\$a/config.json" ] && drop "\$a/config.json" .process.capabilities ;; # create, run
+    --process|-p) [ -f "\$a" ] && drop "\$a" .capabilities ;; # exec
+  esac
+  case "\$a" in --bundle=*) [ -f "\${a#--bundle=}/config.json" ] && drop "\${a#--bundle=}/config.json" .process.capabilities ;; esac
+  prev="\$a"
+done
+exec $runc "\$@"
+EOF
+  chmod 0755 "$ROOT/runc-wrapper"
 }
 
 cmd_up() {
@@ -47,9 +96,13 @@ cmd_up() {
   fi
   [[ $(id -u) == 0 ]] || die "starting dockerd needs root (or start Docker yourself and set DOCKER_HOST)"
   mkdir -p "$ROOT/data" "$ROOT/exec"
+  local runtime=()
+  if runc_wrapper; then
+    runtime=(--add-runtime "syncgc-runc=$ROOT/runc-wrapper" --default-runtime syncgc-runc)
+  fi
   log "starting dockerd (data root $ROOT/data, log $LOG)"
   nohup dockerd --data-root "$ROOT/data" --exec-root "$ROOT/exec" --pidfile "$PIDFILE" -H "unix://$SOCK" \
-    >"$LOG" 2>&1 &
+    ${runtime[@]+"${runtime[@]}"} >"$LOG" 2>&1 &
   for _ in $(seq 1 120); do
     if DOCKER_HOST=unix://$SOCK docker info >/dev/null 2>&1; then
       log "dockerd ready (pid $(cat "$PIDFILE"))"
@@ -82,5 +135,6 @@ case ${1:-} in
   up) cmd_up ;;
   down) cmd_down ;;
   env) echo "export DOCKER_HOST=unix://$SOCK" ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  env-if-ours) if ours_running; then echo "export DOCKER_HOST=unix://$SOCK"; fi ;;
+  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

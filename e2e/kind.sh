@@ -1,76 +1,172 @@
 #!/usr/bin/env bash
-# A kind (Kubernetes in Docker) cluster for the end-to-end tests, for machines with Docker.
+# A kind (Kubernetes in Docker) cluster with syncgc installed by its Helm chart, for machines with Docker.
 #
-#   e2e/kind.sh up     create the cluster "syncgc" (if missing), build and load the operator image
-#   e2e/kind.sh down   delete the cluster
+#   e2e/kind.sh up       create the cluster "syncgc" (if missing), build the operator image from the
+#                        Dockerfile, load it into the node and `helm install` the chart with it;
+#                        the last line printed is `export KUBECONFIG=...`
+#   e2e/kind.sh down     uninstall the chart and delete the cluster (nothing else is touched)
+#   e2e/kind.sh status   what exists
 #
-# `up` prints `export KUBECONFIG=...` as its last line; with it set, `mvn verify` runs the tests
-# against kind. kind has real nodes and no KWOK: Pods are bound to the first Ready node
-# (or to $SYNCGC_E2E_NODE).
+# Images: by default kind's own node image (kindest/node, pulled from its registry) and the
+# Dockerfile's public base images. With SYNCGC_OFFLINE=1 (no registry reachable, as on this project's
+# CI) both are built here from Debian packages and Go modules: e2e/images.sh and e2e/kind-images.sh.
+# KIND_NODE_IMAGE names any other node image.
 #
-# Environment: KIND_NODE_IMAGE   node image, e.g. kindest/node:v1.36.x (default: kind's default)
-#              SYNCGC_CACHE      where the kubeconfig goes (default ~/.cache/syncgc)
+# Environment: KIND_NODE_IMAGE, SYNCGC_OFFLINE, SYNCGC_CACHE (default ~/.cache/syncgc),
+#              SYNCGC_KIND_CLUSTER (default syncgc), SYNCGC_KIND_REPLICAS (operator replicas, default 1),
+#              SYNCGC_KIND_VALUES (a values file for helm install, e.g. e2e/kind/e2e-values.yaml)
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-NAME=syncgc
+NAME=${SYNCGC_KIND_CLUSTER:-syncgc}
+KIND_VERSION=v0.33.0
 IMAGE=syncgc/operator:dev
+RELEASE=syncgc
+NAMESPACE=syncgc-system
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
-KUBECONFIG_FILE=$CACHE/kind.kubeconfig
+KUBECONFIG_FILE=$CACHE/kind-$NAME.kubeconfig
+OFFLINE=${SYNCGC_OFFLINE:-}
 
 log() { printf '[kind] %s\n' "$*" >&2; }
 die() { printf '[kind] error: %s\n' "$*" >&2; exit 1; }
 
-require_tools() {
-  command -v docker >/dev/null || die "docker is required (https://docs.docker.com/get-docker/)"
-  docker info >/dev/null 2>&1 || die "docker is installed but the daemon is not reachable (is it running? may this user use it?)"
-  command -v kind >/dev/null || die "kind is required (https://kind.sigs.k8s.io/docs/user/quick-start/#installation)"
+require_docker() {
+  command -v docker >/dev/null \
+    || die "docker is not installed: install Docker (docs.docker.com/get-docker), or as root run: eval \"\$(e2e/docker.sh up)\""
+  docker info >/dev/null 2>&1 \
+    || die "the Docker daemon is not reachable at ${DOCKER_HOST:-the default socket}: start it (sudo systemctl start docker), or as root run: eval \"\$(e2e/docker.sh up)\""
+}
+
+# kind, helm and kubectl: from PATH, else built from their Go modules into the cache
+tool() {
+  local name=$1
+  case $name in
+    kind)
+      command -v kind >/dev/null && { command -v kind; return; }
+      local dir=$CACHE/bin/kind-$KIND_VERSION
+      if [[ ! -x $dir/kind ]]; then
+        command -v go >/dev/null || die "kind is not installed and Go is missing to build it: see kind.sigs.k8s.io/docs/user/quick-start"
+        log "building kind $KIND_VERSION (go install)"
+        GOBIN=$dir CGO_ENABLED=0 go install "sigs.k8s.io/kind@$KIND_VERSION" >&2 || die "go install sigs.k8s.io/kind@$KIND_VERSION failed"
+      fi
+      echo "$dir/kind" ;;
+    helm|kubectl)
+      command -v "$name" >/dev/null && { command -v "$name"; return; }
+      "$HERE/cluster.sh" build >&2 || die "$name is not installed and could not be built (e2e/cluster.sh build)"
+      echo "$CACHE/tools/$name" ;;
+  esac
 }
 
 cluster_exists() {
-  kind get clusters 2>/dev/null | grep -qx "$NAME"
+  "$KIND" get clusters 2>/dev/null | grep -qx "$NAME"
+}
+
+node_image() {
+  if [[ -n ${KIND_NODE_IMAGE:-} ]]; then
+    echo "$KIND_NODE_IMAGE"
+  elif [[ -n $OFFLINE ]]; then
+    "$HERE/cluster.sh" build >&2
+    "$HERE/images.sh" bases >&2
+    "$HERE/kind-images.sh" node | tail -1
+  fi
+}
+
+# kind's cluster configuration, one node:
+# - the offline node image has no kindnetd (not served by the Go module proxy), only a static CNI
+#   configuration, so kind must not install its default CNI;
+# - on a cgroup v1 host kubelet 1.36 refuses to start unless told otherwise (failCgroupV1);
+# - where this machine cannot grant CAP_SYS_RESOURCE (a sandbox; e2e/docker.sh says so when it
+#   starts dockerd), runc in the node cannot lower a container's oom_score_adj, as kubelet asks for
+#   its Pods: containerd then keeps it no lower than its own (restrict_oom_score_adj, as kind does
+#   for rootless nodes).
+write_config() {
+  local file=$1 bounding
+  bounding=$((16#$(awk '/^CapBnd:/ {print $2}' /proc/self/status)))
+  {
+    printf 'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n'
+    [[ -n $OFFLINE && -z ${KIND_NODE_IMAGE:-} ]] && printf 'networking:\n  disableDefaultCNI: true\n'
+    if [[ $(docker info --format '{{.CgroupVersion}}' 2>/dev/null) == 1 ]]; then
+      printf 'kubeadmConfigPatches:\n- |\n  kind: KubeletConfiguration\n  failCgroupV1: false\n'
+    fi
+    if (( ! ((bounding >> 24) & 1) )); then # 24: CAP_SYS_RESOURCE
+      printf 'containerdConfigPatches:\n- |-\n  [plugins."io.containerd.grpc.v1.cri"]\n    restrict_oom_score_adj = true\n'
+    fi
+  } >"$file"
+}
+
+operator_image() {
+  if [[ -n $OFFLINE ]]; then
+    "$HERE/images.sh" operator >&2 || die "the operator image did not build (e2e/images.sh operator)"
+  else
+    log "building $IMAGE from $ROOT/Dockerfile"
+    docker build -t "$IMAGE" "$ROOT" >&2 || die "the operator image did not build (docker build $ROOT)"
+  fi
 }
 
 cmd_up() {
-  require_tools
+  require_docker
+  KIND=$(tool kind)
+  local helm kubectl
+  helm=$(tool helm)
+  kubectl=$(tool kubectl)
+  mkdir -p "$CACHE"
   if cluster_exists; then
     log "cluster $NAME exists"
   else
-    local image_args=()
-    [[ -n ${KIND_NODE_IMAGE:-} ]] && image_args=(--image "$KIND_NODE_IMAGE")
-    log "creating cluster $NAME ${KIND_NODE_IMAGE:+with $KIND_NODE_IMAGE}"
-    # The ${a[@]+...} form keeps `set -u` happy with an empty array on bash 3.2 (macOS).
-    kind create cluster --name "$NAME" ${image_args[@]+"${image_args[@]}"} --wait 120s >&2
+    local image config=$CACHE/kind-$NAME.yaml
+    image=$(node_image)
+    write_config "$config"
+    log "creating cluster $NAME${image:+ with $image}"
+    "$KIND" create cluster --name "$NAME" ${image:+--image "$image"} --config "$config" \
+      --kubeconfig "$KUBECONFIG_FILE" --wait 180s >&2 || die "kind create cluster failed (kind export logs --name $NAME shows why)"
   fi
-
-  if [[ -f $ROOT/Dockerfile ]]; then
-    log "building $IMAGE"
-    docker build -t "$IMAGE" "$ROOT" >&2
-    log "loading $IMAGE into $NAME"
-    kind load docker-image "$IMAGE" --name "$NAME" >&2
-  else
-    log "no Dockerfile in $ROOT: no operator image built"
-  fi
-
-  mkdir -p "$CACHE"
-  kind get kubeconfig --name "$NAME" >"$KUBECONFIG_FILE"
+  "$KIND" get kubeconfig --name "$NAME" >"$KUBECONFIG_FILE"
   chmod 600 "$KUBECONFIG_FILE"
+
+  operator_image
+  log "loading $IMAGE into $NAME"
+  "$KIND" load docker-image "$IMAGE" --name "$NAME" >&2 || die "kind load docker-image $IMAGE failed"
+
+  local upgrade=""
+  KUBECONFIG=$KUBECONFIG_FILE "$helm" status "$RELEASE" --namespace "$NAMESPACE" >/dev/null 2>&1 && upgrade=1
+  log "helm install $RELEASE (namespace $NAMESPACE)"
+  KUBECONFIG=$KUBECONFIG_FILE "$helm" upgrade --install "$RELEASE" "$ROOT/helm/syncgc" \
+    --namespace "$NAMESPACE" --create-namespace --wait --timeout 5m \
+    --set image.repository="${IMAGE%%:*}" --set image.tag="${IMAGE##*:}" --set image.pullPolicy=Never \
+    --set replicaCount="${SYNCGC_KIND_REPLICAS:-1}" ${SYNCGC_KIND_VALUES:+-f "$SYNCGC_KIND_VALUES"} >&2 \
+    || { KUBECONFIG=$KUBECONFIG_FILE "$kubectl" -n "$NAMESPACE" describe pods >&2 || true; die "helm install failed"; }
+  # an upgrade with a new image under the same tag: the running Pods must take it
+  [[ -n $upgrade ]] && KUBECONFIG=$KUBECONFIG_FILE "$kubectl" -n "$NAMESPACE" rollout restart deployment >&2
+  KUBECONFIG=$KUBECONFIG_FILE "$kubectl" -n "$NAMESPACE" rollout status deployment --timeout 3m >&2 \
+    || die "the operator did not become ready (kubectl -n $NAMESPACE describe pods)"
+  KUBECONFIG=$KUBECONFIG_FILE "$kubectl" -n "$NAMESPACE" get pods -o wide >&2
   echo "export KUBECONFIG=$KUBECONFIG_FILE"
 }
 
 cmd_down() {
-  command -v kind >/dev/null || die "kind is required (https://kind.sigs.k8s.io/docs/user/quick-start/#installation)"
+  KIND=$(tool kind)
   if cluster_exists; then
-    kind delete cluster --name "$NAME" >&2
+    "$KIND" delete cluster --name "$NAME" >&2
   else
     log "no cluster $NAME"
   fi
-  rm -f "$KUBECONFIG_FILE"
+  rm -f "$KUBECONFIG_FILE" "$CACHE/kind-$NAME.yaml"
+}
+
+cmd_status() {
+  KIND=$(tool kind)
+  if cluster_exists; then
+    log "cluster $NAME exists; KUBECONFIG=$KUBECONFIG_FILE"
+    KUBECONFIG=$KUBECONFIG_FILE "$(tool kubectl)" -n "$NAMESPACE" get pods >&2 || true
+  else
+    log "no cluster $NAME"
+  fi
 }
 
 case ${1:-} in
   up) cmd_up ;;
   down) cmd_down ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  status) cmd_status ;;
+  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
