@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -31,6 +31,19 @@ test-image: ## build the operator image from the Dockerfile (Docker started by e
 	eval "$$(e2e/docker.sh up)" && image=$$(e2e/images.sh operator) && \
 	  $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test=OperatorImageIT -Dsyncgc.operatorImage=$$image
+
+KIND_ITS ?= $(shell cat e2e/kind/tests.txt | grep -v '^\#' | paste -sd, -)
+
+kind-up: ## a kind cluster with the chart installed from the image of the Dockerfile (SYNCGC_OFFLINE=1: every image built here)
+	@eval "$$(e2e/docker.sh env-if-ours)"; SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up
+
+kind-down: ## delete the kind cluster
+	e2e/kind.sh down
+
+test-kind: ## the e2e tests of e2e/kind/tests.txt on kind against the chart's in-cluster operator (KIND_ITS=... to choose)
+	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
+	  SYNCGC_E2E_OPERATOR=chart $(MVN) -pl operator,cli,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
+	  -Dit.test='$(KIND_ITS)'
 
 plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
 	$(MVN) -q -pl operator,cli -am package -DskipTests

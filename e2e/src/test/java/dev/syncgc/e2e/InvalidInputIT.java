@@ -14,7 +14,7 @@ import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
-import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.RunningOperator;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -45,7 +45,7 @@ class InvalidInputIT {
   private static final Duration STEADY = Duration.ofSeconds(3);
 
   private final KubernetesClient client = TestCluster.get().client();
-  private OperatorProcess operator;
+  private RunningOperator operator;
   private int logMark;
 
   @BeforeEach

@@ -11,6 +11,7 @@ import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Metrics;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.RunningOperator;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -38,7 +39,7 @@ class MetricsIT {
   private static final String JOSDK_METRIC = "operator_sdk_reconciliations_executions_garbagecollectionpolicy";
 
   private final KubernetesClient client = TestCluster.get().client();
-  private static OperatorProcess operator;
+  private static RunningOperator operator;
 
   @BeforeAll
   static void operator() {
@@ -196,8 +197,8 @@ class MetricsIT {
 
   @Test
   void healthAndReadinessProbesAnswer200() {
-    assertEquals(200, operator.get("/healthz").statusCode(), "/healthz");
-    assertEquals(200, operator.get("/readyz").statusCode(), "/readyz");
+    assertEquals(200, operator.status("/healthz"), "/healthz");
+    assertEquals(200, operator.status("/readyz"), "/readyz");
   }
 
   // --- helpers

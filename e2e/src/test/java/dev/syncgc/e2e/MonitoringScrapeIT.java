@@ -11,6 +11,7 @@ import dev.syncgc.e2e.support.Helm;
 import dev.syncgc.e2e.support.Metrics;
 import dev.syncgc.e2e.support.MonitoringPack;
 import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.RunningOperator;
 import dev.syncgc.e2e.support.PromQl;
 import dev.syncgc.e2e.support.PromQl.Selector;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -46,7 +47,7 @@ class MonitoringScrapeIT {
   private static final Set<String> TARGET_LABELS = Set.of("job", "namespace", "instance", "pod", "service",
       "endpoint", "container");
 
-  private static OperatorProcess operator;
+  private static RunningOperator operator;
   private final KubernetesClient client = TestCluster.get().client();
   private final Helm helm = Helm.forChart();
 

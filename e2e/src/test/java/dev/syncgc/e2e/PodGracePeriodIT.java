@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The grace period of the owner's annotation is passed on the cascade's DELETE of a Pod, and the
- * owner waits for the Pod's graceful termination.
+ * owner waits for the Pod's graceful termination (on kind: a real container that traps SIGTERM and
+ * exits a few seconds later).
  */
 @ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class PodGracePeriodIT {
@@ -36,7 +37,8 @@ class PodGracePeriodIT {
         .synchronous()
         .annotate(GRACE_PERIOD, "8")
         .applyAndAwaitFinalizer();
-    Pods.createRunning(client, ns.name(), "pod", Widgets.ownerReference(owner));
+    // on kind a container that takes 3 s to stop after SIGTERM: the owner must wait for it
+    Pods.createRunningSlowToStop(client, ns.name(), "pod", 3, Widgets.ownerReference(owner));
     var pods = client.pods().inNamespace(ns.name());
 
     Widgets.widget(client, ns.name(), "owner").delete();

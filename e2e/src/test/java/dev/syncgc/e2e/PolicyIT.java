@@ -14,7 +14,7 @@ import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
-import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.RunningOperator;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
@@ -153,10 +153,10 @@ class PolicyIT {
 
     // the operator keeps working: still alive and healthy, and it opts an annotated object in
     Widgets.create(client, ns.name(), "annotated").synchronous().applyAndAwaitFinalizer();
-    OperatorProcess operator = SharedOperator.get();
+    RunningOperator operator = SharedOperator.get();
     assertTrue(operator.isAlive(), "the operator process is alive");
-    assertEquals(200, operator.get("/healthz").statusCode());
-    assertEquals(200, operator.get("/readyz").statusCode());
+    assertEquals(200, operator.status("/healthz"));
+    assertEquals(200, operator.status("/readyz"));
   }
 
   @Test

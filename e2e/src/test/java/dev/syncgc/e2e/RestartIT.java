@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.InClusterOperator;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -25,7 +26,11 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Safety invariant 4: the operator can be killed at any instant; after a restart every deletion finishes. */
+/**
+ * Safety invariant 4: the operator can be killed at any instant; after a restart every deletion
+ * finishes. On kind the chart's Pod is killed (deleted with no grace period) and the Deployment's new
+ * Pod finishes the cascade.
+ */
 @ExtendWith(TestNamespace.Extension.class)
 class RestartIT {
   private static final int MIDS = 10;
@@ -36,12 +41,22 @@ class RestartIT {
 
   private final KubernetesClient client = TestCluster.get().client();
 
+  /** The operator this test kills: a JVM of its own, or the chart's Pod on kind. */
+  private interface Killable {
+    /** Kills it at once: SIGKILL of the JVM, or the Pod deleted with no grace period. */
+    void kill();
+
+    /** Runs again (a new JVM, or the Deployment's new Pod) and is ready. */
+    void restart();
+
+    /** Back to the suite's shared operator. */
+    void close();
+  }
+
   @Test
   void cascadeInterruptedBySigkillFinishesAfterRestartRootLastBystandersKept(TestNamespace ns) {
-    SharedOperator.pause();
     // low QPS so that the cascade of ~300 DELETEs lasts several seconds
-    OperatorProcess operator = OperatorProcess.startReady("restart", "--kube-api-qps", "20",
-        "--kube-api-burst", "20");
+    Killable operator = InClusterOperator.selected() ? inClusterPod() : ownProcess();
     try (DeletionOrder deletions = DeletionOrder.widgets(client, ns.name())) {
       GenericKubernetesResource root = Widgets.create(client, ns.name(), "root")
           .synchronous().annotate(TIMEOUT, "10m").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
@@ -69,13 +84,11 @@ class RestartIT {
           .until(() -> leaves.size() - deletions.missing(leaves).size() >= LEAVES_BEFORE_KILL);
       operator.kill();
       int goneAtKill = leaves.size() - deletions.missing(leaves).size();
-      assertFalse(operator.isAlive(), "operator killed");
       assertTrue(goneAtKill < leaves.size(), "killed in the middle: " + goneAtKill + " of "
           + leaves.size() + " leaves gone");
       assertTrue(ObjectAwaits.exists(client, root), "root still there at the kill");
 
-      operator.start();
-      operator.awaitReady();
+      operator.restart();
 
       deletions.awaitDeleted(FINISH_DEADLINE, tree);
       assertTrue(deletions.problems().isEmpty(), deletions.problems().toString());
@@ -102,10 +115,55 @@ class RestartIT {
       assertFalse(deletions.find(bystander).isPresent() || deletions.find(ownedBySolid).isPresent()
           || deletions.find(solid).isPresent(), "no bystander was ever deleted");
     } finally {
-      if (operator.isAlive()) {
-        operator.stop();
-      }
-      SharedOperator.resume();
+      operator.close();
     }
+  }
+
+  private static Killable ownProcess() {
+    SharedOperator.pause();
+    OperatorProcess process = OperatorProcess.startReady("restart", "--kube-api-qps", "20",
+        "--kube-api-burst", "20");
+    return new Killable() {
+      @Override
+      public void kill() {
+        process.kill();
+        assertFalse(process.isAlive(), "operator killed");
+      }
+
+      @Override
+      public void restart() {
+        process.start();
+        process.awaitReady();
+      }
+
+      @Override
+      public void close() {
+        if (process.isAlive()) {
+          process.stop();
+        }
+        SharedOperator.resume();
+      }
+    };
+  }
+
+  private static Killable inClusterPod() {
+    InClusterOperator chart = (InClusterOperator) SharedOperator.get();
+    chart.upgrade("kubeApi.qps=20", "kubeApi.burst=20");
+    return new Killable() {
+      @Override
+      public void kill() {
+        chart.killReadyPod();
+      }
+
+      @Override
+      public void restart() {
+        chart.scaleAndAwait(1);
+      }
+
+      @Override
+      public void close() {
+        chart.upgrade("kubeApi.qps=200", "kubeApi.burst=400");
+      }
+    };
   }
 }

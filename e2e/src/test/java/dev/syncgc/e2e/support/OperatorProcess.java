@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * Output goes to {@code e2e/target/operator-logs/<name>.log}; restarts append to the same file and
  * keep the HTTP port.
  */
-public final class OperatorProcess implements AutoCloseable {
+public final class OperatorProcess implements RunningOperator, AutoCloseable {
   public static final Duration READY_DEADLINE = Duration.ofSeconds(60);
   private static final Duration EXIT_DEADLINE = Duration.ofSeconds(30);
   private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
@@ -179,6 +179,7 @@ public final class OperatorProcess implements AutoCloseable {
     return awaitReady();
   }
 
+  @Override
   public boolean isAlive() {
     return process != null && process.isAlive();
   }
@@ -207,6 +208,7 @@ public final class OperatorProcess implements AutoCloseable {
   }
 
   /** The whole log file (every run of this operator). */
+  @Override
   public String log() {
     try {
       return Files.readString(logFile, StandardCharsets.UTF_8);
@@ -223,6 +225,7 @@ public final class OperatorProcess implements AutoCloseable {
   }
 
   /** The body of {@code GET /metrics}. */
+  @Override
   public String metrics() {
     return get("/metrics").body();
   }
@@ -248,7 +251,8 @@ public final class OperatorProcess implements AutoCloseable {
     }
   }
 
-  private int status(String path) {
+  @Override
+  public int status(String path) {
     try {
       return get(path).statusCode();
     } catch (UncheckedIOException e) {

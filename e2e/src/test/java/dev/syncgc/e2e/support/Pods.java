@@ -2,6 +2,8 @@ package dev.syncgc.e2e.support;
 
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -21,6 +23,31 @@ public final class Pods {
    */
   public static Pod createRunning(KubernetesClient client, String namespace, String name,
       OwnerReference... owners) {
+    return createRunning(client, namespace, name, new ContainerBuilder().withName("pause")
+        .withImage("registry.k8s.io/pause:3.10").build(), owners);
+  }
+
+  /**
+   * On a real kubelet (kind), a Pod whose container traps SIGTERM and exits {@code seconds} later,
+   * so that its graceful termination really takes time; on KWOK, {@link #createRunning} (KWOK's
+   * stages play the termination). The shell comes from the operator's image, which kind.sh loads
+   * into the node ({@code SYNCGC_E2E_SHELL_IMAGE} to choose another).
+   */
+  public static Pod createRunningSlowToStop(KubernetesClient client, String namespace, String name,
+      int seconds, OwnerReference... owners) {
+    if (TestCluster.get().isLocal()) {
+      return createRunning(client, namespace, name, owners);
+    }
+    String image = TestCluster.setting("SYNCGC_E2E_SHELL_IMAGE");
+    return createRunning(client, namespace, name, new ContainerBuilder().withName("slow-to-stop")
+        .withImage(image != null ? image : "syncgc/operator:dev").withImagePullPolicy("IfNotPresent")
+        .withCommand("/bin/sh", "-c", "trap 'sleep " + seconds + "; exit 0' TERM; "
+            + "while true; do sleep 1 & wait $!; done")
+        .build(), owners);
+  }
+
+  private static Pod createRunning(KubernetesClient client, String namespace, String name,
+      Container container, OwnerReference... owners) {
     Namespaces.awaitDefaultServiceAccount(client, namespace);
     var pods = client.pods().inNamespace(namespace);
     Pod created = pods.resource(new PodBuilder()
@@ -29,7 +56,7 @@ public final class Pods {
             .withNodeName(TestCluster.get().nodeName())
             .withAutomountServiceAccountToken(false)
             .withTerminationGracePeriodSeconds(30L)
-            .addNewContainer().withName("pause").withImage("registry.k8s.io/pause:3.10").endContainer()
+            .withContainers(container)
         .endSpec()
         .build()).create();
     await("pod " + name + " Running").atMost(RUNNING_DEADLINE)
