@@ -44,6 +44,8 @@ public final class Operator {
   private static final String POLICY_CRD = "garbagecollectionpolicies.syncgc.dev";
   /** Within a Pod's default termination grace period (30 s). */
   private static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(20);
+  /** Java Operator SDK's renew deadline, within its 15 s Lease: a replica still loading then may no longer lead. */
+  private static final Duration LEADING_LOAD_BOUND = Duration.ofSeconds(10);
   private final OperatorConfig config;
 
   public Operator(OperatorConfig config) {
@@ -162,10 +164,7 @@ public final class Operator {
         var election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(config.leaseName)
             .withIdentity(hostname() + "-" + ProcessHandle.current().pid())
             .withLeaderCallbacks(new LeaderCallbacks(
-                () -> {
-                  log.info("leading: starting workers lease={}", config.leaseName);
-                  engine.startWorkers();
-                },
+                () -> startLeading(client, engine),
                 () -> {
                   // another replica may lead already: stop acting before anything else (the exit
                   // that follows is bounded, see BoundedShutdown)
@@ -179,10 +178,43 @@ public final class Operator {
         o.withLeaderElectionConfiguration(election.build());
       }
     });
-    PolicyReconciler.loadAll(client, engine.policies());
+    if (!config.leaderElection) {
+      PolicyReconciler.loadAll(client, engine.policies()); // before the reconciler runs, see loadAll
+    }
     josdk.register(new PolicyReconciler(engine.policies()));
     josdk.start();
     return josdk;
+  }
+
+  /**
+   * This replica now leads. As a standby it did not run the policy reconciler (and Java Operator SDK
+   * drops the deletions it saw meanwhile), so its policies are replaced from a fresh LIST before a
+   * worker decides anything; the reconciler starts only after this returns. (A policy deleted in the
+   * milliseconds between this LIST and the reconciler's start is still missed: JOSDK drops that
+   * deletion too.) A replica that cannot load them, or took so long that its Lease may have passed
+   * on, exits without starting workers (an exception here would leave it leading without workers).
+   */
+  private void startLeading(KubernetesClient client, Engine engine) {
+    long start = System.nanoTime();
+    try {
+      PolicyReconciler.loadAll(client, engine.policies());
+    } catch (RuntimeException e) {
+      exitWithoutWorkers("the policies could not be loaded: " + e);
+      return;
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    if (took.compareTo(LEADING_LOAD_BOUND) > 0) {
+      exitWithoutWorkers("loading the policies took " + took.toMillis() + " ms");
+      return;
+    }
+    log.info("leading: starting workers lease={}", config.leaseName);
+    engine.startWorkers();
+  }
+
+  private void exitWithoutWorkers(String why) {
+    log.error("leading, but {}; exiting without starting workers lease={}", why, config.leaseName);
+    // not on the leader elector's thread: it holds the elector's lock, which the shutdown takes too
+    new Thread(() -> System.exit(1), "exit").start();
   }
 
   private static String hostname() {

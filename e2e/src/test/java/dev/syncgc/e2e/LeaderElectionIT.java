@@ -8,25 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
-import dev.syncgc.e2e.support.Namespaces;
+import dev.syncgc.e2e.support.LeaseReplicas;
 import dev.syncgc.e2e.support.OperatorProcess;
-import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +35,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TestNamespace.Extension.class)
 class LeaderElectionIT {
-  private static final String LEASE_NAMESPACE = "default";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** After SIGKILL the Lease must expire before the standby may take it (JOSDK: 15 s lease). */
   private static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(90);
@@ -47,37 +42,22 @@ class LeaderElectionIT {
   private static final int LEAVES_PER_MID = 20;
 
   private final KubernetesClient client = TestCluster.get().client();
-  private String lease;
-  private final List<OperatorProcess> operators = new ArrayList<>();
+  private LeaseReplicas replicas;
 
   @BeforeEach
   void startTwoOperators() {
-    SharedOperator.pause();
-    lease = "syncgc-e2e-" + Namespaces.randomSuffix(8);
-    for (String replica : List.of("a", "b")) {
-      operators.add(OperatorProcess.start("leader-election-" + lease + "-" + replica, List.of(
-          "--leader-election", "--leader-election-namespace", LEASE_NAMESPACE,
-          "--leader-election-lease-name", lease, "--kube-api-qps", "20", "--kube-api-burst", "20"), Map.of()));
-    }
-    // /readyz turns ready once the graph is built, on a standby as well as on the leader
-    operators.forEach(OperatorProcess::awaitReady);
+    replicas = LeaseReplicas.start(client, "leader-election", "--kube-api-qps", "20", "--kube-api-burst", "20");
   }
 
   @AfterEach
   void stopOperators() {
-    try {
-      operators.forEach(OperatorProcess::close);
-      operators.clear();
-      client.leases().inNamespace(LEASE_NAMESPACE).withName(lease).delete();
-    } finally {
-      SharedOperator.resume();
-    }
+    replicas.close();
   }
 
   @Test
   void onlyTheLeaseHolderAddsTheFinalizer(TestNamespace ns) {
-    OperatorProcess leader = awaitHolder(operators, DEADLINE);
-    OperatorProcess standby = other(leader);
+    OperatorProcess leader = replicas.awaitHolder(DEADLINE);
+    OperatorProcess standby = replicas.other(leader);
 
     GenericKubernetesResource annotated =
         Widgets.create(client, ns.name(), "annotated").synchronous().applyAndAwaitFinalizer();
@@ -86,14 +66,14 @@ class LeaderElectionIT {
         + annotated.getMetadata().getUid());
     assertFalse(standby.log().contains("added finalizer"),
         "the standby added no finalizer; its log:\n" + standby.log());
-    assertEquals(leader.leaderElectionIdentity(), holder(), "the leader still holds the Lease");
+    assertEquals(leader.leaderElectionIdentity(), replicas.holder(), "the leader still holds the Lease");
   }
 
   @Test
   void standbyTakesOverWhenTheLeaderIsKilledMidDeletionAndFinishesTheTreeRootLastSparingTheBystander(
       TestNamespace ns) throws Exception {
-    OperatorProcess leader = awaitHolder(operators, DEADLINE);
-    OperatorProcess standby = other(leader);
+    OperatorProcess leader = replicas.awaitHolder(DEADLINE);
+    OperatorProcess standby = replicas.other(leader);
 
     GenericKubernetesResource root =
         Widgets.create(client, ns.name(), "root").synchronous().applyAndAwaitFinalizer();
@@ -114,7 +94,7 @@ class LeaderElectionIT {
           "the leader was killed in the middle of the deletion, not after it: " + deletedAtKill + " gone");
       assertNotNull(Widgets.widget(client, ns.name(), "root").get(), "the root is still there at the kill");
 
-      awaitHolderIs(standby, Duration.between(Instant.now(), end));
+      replicas.awaitHolderIs(standby, Duration.between(Instant.now(), end));
       order.awaitDeleted(Duration.between(Instant.now(), end), tree.toArray(String[]::new));
       order.checkWatches();
       List<String> names = order.names();
@@ -157,36 +137,5 @@ class LeaderElectionIT {
       pool.shutdownNow();
     }
     return names;
-  }
-
-  private String holder() {
-    Lease current = client.leases().inNamespace(LEASE_NAMESPACE).withName(lease).get();
-    return current == null || current.getSpec() == null ? null : current.getSpec().getHolderIdentity();
-  }
-
-  /** Waits until one of {@code candidates} holds the Lease and returns it. */
-  private OperatorProcess awaitHolder(List<OperatorProcess> candidates, Duration deadline) {
-    AtomicReference<String> last = new AtomicReference<>();
-    try {
-      await("Lease " + LEASE_NAMESPACE + "/" + lease + " held by one of the operators").atMost(deadline)
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> {
-            last.set(holder());
-            return candidates.stream().anyMatch(o -> o.leaderElectionIdentity().equals(last.get()));
-          });
-    } catch (RuntimeException e) {
-      throw new AssertionError("no operator holds Lease " + lease + " within " + deadline + "; holder: "
-          + last.get() + "; identities: " + candidates.stream().map(OperatorProcess::leaderElectionIdentity).toList(), e);
-    }
-    return candidates.stream().filter(o -> o.leaderElectionIdentity().equals(last.get())).findFirst().orElseThrow();
-  }
-
-  private void awaitHolderIs(OperatorProcess expected, Duration deadline) {
-    OperatorProcess holder = awaitHolder(List.of(expected), deadline);
-    assertEquals(expected.leaderElectionIdentity(), holder.leaderElectionIdentity());
-  }
-
-  private OperatorProcess other(OperatorProcess one) {
-    return operators.stream().filter(o -> o != one).findFirst().orElseThrow();
   }
 }

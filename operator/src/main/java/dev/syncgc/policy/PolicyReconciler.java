@@ -10,6 +10,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -31,6 +33,9 @@ public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
 
     void remove(String name);
 
+    /** Puts exactly these policies in force, removing every other. */
+    void replaceAll(Collection<Policy> policies);
+
     long matchedBy(String name);
   }
 
@@ -41,23 +46,32 @@ public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
   }
 
   /**
-   * Puts every valid policy in force from one LIST, before the engine's workers start: no object is
-   * decided without the policy that opts it in (the reconciler's own first pass comes later).
+   * Puts exactly the valid policies of one LIST in force (those not in it are no longer), before
+   * the engine's workers start: no object is decided without the policy that opts it in, nor by one
+   * changed or deleted since the store was filled (a replica that starts leading held the policies
+   * of its start: as a standby it ran no reconciler). The reconciler must not run at the same time:
+   * it may have put something newer than this LIST.
    *
    * @return how many policies are in force
    */
   public static int loadAll(KubernetesClient client, Policies policies) {
-    int loaded = 0;
-    for (GarbageCollectionPolicy resource : client.resources(GarbageCollectionPolicy.class).list().getItems()) {
+    List<Policy> valid = valid(client.resources(GarbageCollectionPolicy.class).list().getItems());
+    policies.replaceAll(valid);
+    log.info("policies loaded before the workers start count={}", valid.size());
+    return valid.size();
+  }
+
+  /** The policies among {@code resources} that can be used; the others are logged. */
+  static List<Policy> valid(List<GarbageCollectionPolicy> resources) {
+    List<Policy> valid = new ArrayList<>();
+    for (GarbageCollectionPolicy resource : resources) {
       try {
-        policies.put(PolicyTranslator.translate(resource));
-        loaded++;
+        valid.add(PolicyTranslator.translate(resource));
       } catch (PolicyTranslator.InvalidPolicy e) {
         log.warn("invalid policy policy={} reason=\"{}\"", resource.getMetadata().getName(), e.getMessage());
       }
     }
-    log.info("policies loaded before the workers start count={}", loaded);
-    return loaded;
+    return valid;
   }
 
   @Override

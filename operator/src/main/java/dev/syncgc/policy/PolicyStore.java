@@ -5,6 +5,7 @@ import dev.syncgc.core.policy.Policy;
 import dev.syncgc.core.policy.PolicySet;
 import dev.syncgc.core.settings.DeletionSettings;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +70,19 @@ public final class PolicyStore implements PolicyReconciler.Policies {
   public void remove(String name) {
     PolicySet before = current.getAndUpdate(s -> s.without(name));
     if (before.policies().stream().anyMatch(p -> p.name().equals(name))) {
+      changed.run();
+    }
+  }
+
+  /**
+   * Puts exactly {@code policies} in force: those not among them are no longer in force (a merge
+   * would keep a policy deleted since).
+   */
+  @Override
+  public void replaceAll(Collection<Policy> policies) {
+    PolicySet next = new PolicySet(policies);
+    PolicySet before = current.getAndSet(next);
+    if (!before.policies().equals(next.policies())) {
       changed.run();
     }
   }
