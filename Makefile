@@ -42,6 +42,7 @@ kind-down: ## delete the kind cluster
 
 test-kind: ## the e2e tests of e2e/kind/tests.txt on kind against the chart's in-cluster operator (KIND_ITS=... to choose)
 	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
+	  export PATH="$$PATH:$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools" && \
 	  SYNCGC_E2E_OPERATOR=chart $(MVN) -pl operator,cli,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test='$(KIND_ITS)'
 

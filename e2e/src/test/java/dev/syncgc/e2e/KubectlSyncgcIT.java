@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.syncgc.e2e.support.InClusterOperator;
 import dev.syncgc.e2e.support.KubectlSyncgc;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.ProcessRunner;
@@ -103,6 +104,13 @@ class KubectlSyncgcIT {
       });
       assertEquals(1, ours.size(), status.toString());
       assertEquals(1, ours.get(0).path("dependentsLeft").asInt(), ours.get(0).toString());
+      if (InClusterOperator.selected()) { // the operator's health is read from the chart's Pod
+        JsonNode pods = status.path("operator").path("pods");
+        assertEquals(1, pods.size(), status.toString());
+        assertTrue(pods.get(0).path("ready").asBoolean(), status.toString());
+        assertEquals(InClusterOperator.NAMESPACE, status.path("operator").path("namespace").asText());
+        assertTrue(status.path("graphObjects").asDouble() > 0, "graph size from the Pod's metrics: " + status);
+      }
     } finally {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
     }

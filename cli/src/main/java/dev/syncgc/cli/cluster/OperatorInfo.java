@@ -24,6 +24,8 @@ public final class OperatorInfo {
   public final Map<String, Object> model = new LinkedHashMap<>();
   /** The leading Pod's name, if known. */
   public String leaderPod;
+  /** The Pod whose metrics tell the graph: the leader, or the only ready Pod when no Lease is held. */
+  private String metricsPod;
 
   public static OperatorInfo read(Cluster cluster, String namespaceHint) {
     OperatorInfo info = new OperatorInfo();
@@ -51,6 +53,9 @@ public final class OperatorInfo {
     info.model.put("namespace", namespace);
     info.model.put("pods", pods.stream().map(p -> Map.of("name", p.getMetadata().getName(), "ready", ready(p))).toList());
     info.lease(cluster, namespace, pods);
+    if (info.leaderPod == null && ready == 1) { // one replica without leader election leads alone
+      info.metricsPod = pods.stream().filter(OperatorInfo::ready).findFirst().orElseThrow().getMetadata().getName();
+    }
     return info;
   }
 
@@ -61,6 +66,7 @@ public final class OperatorInfo {
         for (Pod p : pods) {
           if (holder != null && holder.startsWith(p.getMetadata().getName())) {
             leaderPod = p.getMetadata().getName();
+            metricsPod = leaderPod;
             ZonedDateTime renewed = lease.getSpec().getRenewTime();
             String age = renewed == null ? "?" : TreeView.human(Duration.between(renewed.toInstant(), Instant.now()));
             facts.add("leader: " + holder + " (Lease " + namespace + "/" + lease.getMetadata().getName() + ", renewed "
@@ -79,7 +85,7 @@ public final class OperatorInfo {
 
   /** A sample of the leader's (or the only Pod's) {@code /metrics}, read through the API server; null if unreadable. */
   public Double metric(Cluster cluster, String name) {
-    String pod = leaderPod;
+    String pod = metricsPod;
     if (pod == null || model.get("namespace") == null) {
       return null;
     }
