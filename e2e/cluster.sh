@@ -16,14 +16,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-K8S_VERSION=v1.36.3
-ETCD_VERSION=v3.6.16
-KWOK_VERSION=v0.8.0
-HELM_VERSION=v3.22.0
-# promtool (the chart's alert rules are checked and unit-tested with it) from the Prometheus Go
-# module, whose versions are v0.3MM.P for Prometheus 3.MM.P (`go list -m -versions github.com/prometheus/prometheus`).
-PROMETHEUS_VERSION=v3.16.0
-PROMETHEUS_MODULE_VERSION=v0.316.0
+# shellcheck source=toolchain/versions.sh
+source "$HERE/toolchain/versions.sh"
 
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 BIN_K8S=$CACHE/bin/kubernetes-$K8S_VERSION
@@ -51,18 +45,6 @@ die() { printf '[cluster] error: %s\n' "$*" >&2; exit 1; }
 # ---------------------------------------------------------------------------------------------
 # build
 # ---------------------------------------------------------------------------------------------
-
-ldflags_k8s() {
-  local minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
-  local p=k8s.io/component-base/version
-  local c=k8s.io/client-go/pkg/version
-  local flags="-s -w"
-  for pkg in $p $c; do
-    flags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-    flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
-  done
-  echo "$flags"
-}
 
 build_kubernetes() {
   [[ -x $BIN_K8S/kube-apiserver && -x $BIN_K8S/kube-controller-manager && -x $BIN_K8S/kubectl ]] && return

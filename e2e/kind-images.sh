@@ -15,13 +15,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
-KIND_VERSION=v0.33.0
-K8S_VERSION=v1.36.3
-CONTAINERD_VERSION=v2.3.4
-RUNC_VERSION=v1.4.3
-CRICTL_VERSION=v1.36.0
-CNI_PLUGINS_VERSION=v1.9.1
-ETCD_VERSION=v3.6.16 # the control plane's etcd (e2e/toolchain/etcd), tagged as kubeadm's etcd image
+# shellcheck source=toolchain/versions.sh
+source "$HERE/toolchain/versions.sh"
 DEBIAN=syncgc/debian:bookworm
 BASE=syncgc/kind-base:$KIND_VERSION-bookworm
 NODE=${SYNCGC_KIND_NODE_IMAGE:-syncgc/kind-node:$K8S_VERSION}
@@ -128,16 +123,6 @@ STOPSIGNAL SIGRTMIN+3
 ENTRYPOINT ["/usr/local/bin/entrypoint", "/sbin/init"]
 EOF
   log "built $BASE"
-}
-
-ldflags_k8s() {
-  local minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
-  local flags="-s -w" pkg
-  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    flags+=" -X $pkg.gitVersion=$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-    flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
-  done
-  echo "$flags"
 }
 
 build_node_binaries() {

@@ -20,7 +20,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 NAME=${SYNCGC_KIND_CLUSTER:-syncgc}
-KIND_VERSION=v0.33.0
+# shellcheck source=toolchain/versions.sh
+source "$HERE/toolchain/versions.sh"
 IMAGE=syncgc/operator:dev
 RELEASE=syncgc
 NAMESPACE=syncgc-system
