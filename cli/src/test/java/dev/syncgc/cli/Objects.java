@@ -28,11 +28,17 @@ public final class Objects {
   private final List<ObjectMetadata> all = new ArrayList<>();
 
   public ObjectMetadata add(String uid, Map<String, String> annotations, List<String> finalizers, String... owners) {
+    return addIn("ns", uid, annotations, finalizers, owners);
+  }
+
+  /** A Widget in {@code namespace}, named by its uid. */
+  public ObjectMetadata addIn(String namespace, String uid, Map<String, String> annotations, List<String> finalizers,
+      String... owners) {
     List<OwnerLink> links = new ArrayList<>();
     for (String o : owners) {
       links.add(new OwnerLink(o, "test.syncgc.dev/v1", "Widget", o));
     }
-    ObjectMetadata m = new ObjectMetadata(new ObjectRef("test.syncgc.dev/v1", "Widget", "ns", uid, uid), 1, links,
+    ObjectMetadata m = new ObjectMetadata(new ObjectRef("test.syncgc.dev/v1", "Widget", namespace, uid, uid), 1, links,
         finalizers, null, null, annotations, Map.of());
     all.add(m);
     return m;

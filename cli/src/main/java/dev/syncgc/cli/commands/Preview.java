@@ -6,9 +6,11 @@ import dev.syncgc.core.deletion.FinalizerChange;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.KindInfo;
+import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
 import java.time.Duration;
@@ -106,6 +108,7 @@ public final class Preview {
     }
     run.removed().forEach(uid -> p.deleted.add(before.get(uid)));
     Map<String, ObjectMetadata> after = run.objects();
+    p.keptByInvalidReferences(kinds, world, after);
     for (String uid : dropped) {
       ObjectMetadata o = after.get(uid);
       if (o != null && !o.beingDeleted()) {
@@ -114,6 +117,30 @@ public final class Preview {
     }
     after.values().stream().filter(ObjectMetadata::beingDeleted).forEach(p.unsettled::add);
     return p;
+  }
+
+  /**
+   * Objects left alive that name a deleted object as owner through a reference Kubernetes does not
+   * honour (the operator never follows it), with the graph's reason.
+   */
+  private void keptByInvalidReferences(KindInfo kinds, List<ObjectMetadata> world, Map<String, ObjectMetadata> after) {
+    DependencyGraph view = new DependencyGraph(kinds);
+    world.forEach(view::upsert);
+    Set<String> gone = new LinkedHashSet<>();
+    deleted.forEach(d -> gone.add(d.uid()));
+    for (ObjectMetadata o : world) {
+      ObjectMetadata now = after.get(o.uid());
+      if (now == null || now.beingDeleted()) {
+        continue;
+      }
+      for (OwnerLink link : o.owners()) {
+        LinkValidity validity = view.validity(o, link);
+        if (gone.contains(link.uid()) && validity != LinkValidity.VALID) {
+          kept.add(new Kept(o, "not followed: its reference to " + link.kind() + "/" + link.name()
+              + " is invalid (" + validity.reason() + ")"));
+        }
+      }
+    }
   }
 
   private static String why(ObjectMetadata o, Map<String, ObjectMetadata> after, Propagation mode) {

@@ -71,6 +71,18 @@ class PreviewTest {
   }
 
   @Test
+  void aDependentInAnotherNamespaceIsKeptAndItsInvalidReferenceNamed() {
+    ObjectMetadata r = o.root("r", "Synchronous");
+    o.add("a", "r");
+    o.addIn("elsewhere", "stray", Map.of(), List.of(), "r");
+    Preview p = preview(r);
+    assertEquals(List.of("a", "r"), uids(p.deleted), "the invalid reference is not followed");
+    assertEquals(1, p.kept.size(), p.kept.toString());
+    assertEquals("stray", p.kept.get(0).object().uid());
+    assertTrue(p.kept.get(0).why().contains("invalid (the owner lives in another namespace)"), p.kept.get(0).why());
+  }
+
+  @Test
   void higherDeletionWavesGoFirst() {
     ObjectMetadata r = o.root("r", "Synchronous");
     o.add("low", Map.of(Names.DELETION_WAVE, "-1"), List.of(), "r");
