@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
@@ -47,6 +48,7 @@ class PolicyIT {
       .withGroup("syncgc.dev").withVersion("v1alpha1").withKind("GarbageCollectionPolicy")
       .withPlural("garbagecollectionpolicies").withNamespaced(false).build();
   private static final String NAMESPACE_LABEL = "e2e.syncgc.dev/policy";
+  private static final String HOLD = "example.com/hold";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** The policy's objects are looked at again after a change; the status is refreshed every 10 s. */
   private static final Duration POLICY_DEADLINE = Duration.ofSeconds(30);
@@ -109,6 +111,48 @@ class PolicyIT {
       order.awaitDeleted(DEADLINE, "owner", "dependent");
       order.checkWatches();
       order.assertBefore("dependent", "owner");
+    }
+  }
+
+  /**
+   * A policy's deletionWave orders an owner's dependents (the higher wave first) and its onTimeout
+   * Keep holds the owner past its deadline until the blocker is gone: the policy fields, not
+   * annotations, decide here.
+   */
+  @Test
+  void aPolicysDeletionWaveOrdersSiblingsAndItsOnTimeoutKeepHoldsTheOwnerPastItsDeadline(TestNamespace ns) {
+    String selector = labelNamespace(ns);
+    // the first wave: Widgets labelled tier=front, at wave 5 (their policy opts them in as well)
+    Map<String, Object> front = new LinkedHashMap<>();
+    front.put("kinds", List.of(Map.of("group", TestCrds.GROUP, "kind", "Widget", "deletionWave", 5)));
+    front.put("selector", Map.of("matchLabels", Map.of("tier", "front")));
+    front.put("propagation", SYNCHRONOUS);
+    createPolicy(selector, front);
+    // the owner: Widgets labelled role=owner, Synchronous, a 3 s deadline that keeps them
+    createPolicy(selector, Map.of("selector", Map.of("matchLabels", Map.of("role", "owner")),
+        "propagation", SYNCHRONOUS, "timeout", "3s", "onTimeout", "Keep"));
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").label("role", "owner").apply();
+    owner = awaitFinalizer(ns, "owner", true);
+    // the first wave is held by another controller's finalizer: the wave below must wait for it
+    Widgets.create(client, ns.name(), "front").label("tier", "front").ownedBy(owner).finalizer(HOLD).apply();
+    awaitFinalizer(ns, "front", true);
+    Widgets.create(client, ns.name(), "back").ownedBy(owner).apply();
+
+    try (DeletionOrder order = DeletionOrder.widgets(client, ns.name())) {
+      Widgets.widget(client, ns.name(), "owner").delete();
+      Events.awaitContaining(client, owner, "Warning", "SynchronousDeletionTimedOut", "Keep");
+      assertTrue(ObjectAwaits.exists(client, owner), "kept past its deadline by the policy's onTimeout Keep");
+      GenericKubernetesResource back = Widgets.widget(client, ns.name(), "back").get();
+      assertNotNull(back, "wave 0 waits while wave 5 is held");
+      assertEquals(null, back.getMetadata().getDeletionTimestamp(), "wave 0 not even asked to go yet");
+
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "front"), HOLD);
+      order.awaitDeleted(DEADLINE, "front", "back", "owner");
+      order.checkWatches();
+      order.assertBefore("front", "back"); // wave 5 before wave 0
+      order.assertBefore("back", "owner");
+    } finally {
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "front"), HOLD);
     }
   }
 
