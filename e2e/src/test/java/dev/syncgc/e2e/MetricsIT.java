@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MetricsIT {
   private static final String HOLD = "example.com/hold";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final String OLDEST_AGE = "syncgc_deletions_oldest_age_seconds";
   /** A Java Operator SDK gauge registered with the GarbageCollectionPolicy controller at start. */
   private static final String JOSDK_METRIC = "operator_sdk_reconciliations_executions_garbagecollectionpolicy";
 
@@ -152,6 +154,45 @@ class MetricsIT {
           "the root only, not mid: " + m.lines("syncgc_deletions_finished_total"));
       assertEquals(1.0, m.sum("syncgc_deletions_finished_total", Map.of("outcome", "handed_over")).orElse(0),
           m.lines("syncgc_deletions_finished_total").toString());
+    } finally {
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
+      SharedOperator.resume();
+    }
+  }
+
+  /**
+   * syncgc_deletions_oldest_age_seconds is exported from the start (0: nothing in progress), is the
+   * time since the deletionTimestamp of the owner syncgc holds while another controller's finalizer
+   * keeps its dependent, and drops back to 0 once that owner is gone. An operator of its own,
+   * watching only this namespace, holds no other deletion.
+   */
+  @Test
+  void oldestDeletionAgeCountsFromTheOwnersDeletionTimestamp(TestNamespace ns) {
+    SharedOperator.pause();
+    try (OperatorProcess own = OperatorProcess.startReady("metrics-oldest-age", "--namespaces", ns.name())) {
+      assertEquals(0.0, Metrics.parse(own.metrics()).sum(OLDEST_AGE, Map.of()).orElse(-1), OLDEST_AGE + " at start");
+      GenericKubernetesResource owner = Widgets.create(client, ns.name(), "stuck-owner").synchronous()
+          .applyAndAwaitFinalizer();
+      Widgets.create(client, ns.name(), "held").ownedBy(owner).finalizer(HOLD).apply();
+      Widgets.widget(client, ns.name(), "stuck-owner").delete();
+      Events.await(client, owner, "SynchronousDeletionStarted");
+      Instant deletedAt = Instant.parse(Widgets.widget(client, ns.name(), "stuck-owner").get().getMetadata()
+          .getDeletionTimestamp());
+
+      await(OLDEST_AGE + " >= 3").atMost(DEADLINE).pollInterval(Duration.ofMillis(250)).until(() -> {
+        Instant before = Instant.now();
+        double seconds = Metrics.parse(own.metrics()).sum(OLDEST_AGE, Map.of()).orElse(-1);
+        double since = Duration.between(deletedAt, Instant.now()).toMillis() / 1000.0;
+        // the operator reads the same deletionTimestamp: the age is the one at the moment of the scrape
+        assertTrue(seconds >= Duration.between(deletedAt, before).toMillis() / 1000.0 - 0.5 && seconds <= since + 0.5,
+            OLDEST_AGE + " " + seconds + " is the time since the deletionTimestamp " + deletedAt + ", " + since + " s");
+        return seconds >= 3;
+      });
+
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
+      await("stuck-owner gone").atMost(DEADLINE).until(() -> gone(ns, "stuck-owner"));
+      await(OLDEST_AGE + " back to 0").atMost(DEADLINE).pollInterval(Duration.ofMillis(250))
+          .until(() -> Metrics.parse(own.metrics()).sum(OLDEST_AGE, Map.of()).orElse(-1) == 0);
     } finally {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
       SharedOperator.resume();

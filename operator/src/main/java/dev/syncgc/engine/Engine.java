@@ -75,7 +75,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, informers, discovery,
         policies, clock);
-    metrics.gauges(sync::inProgress, graph::size, graph::ownerReferences);
+    metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences);
   }
 
   /** Starts watching a kind; completes when its initial list is in the graph. */

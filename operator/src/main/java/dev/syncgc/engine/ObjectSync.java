@@ -48,7 +48,7 @@ final class ObjectSync {
   private final PolicyStore policies;
   private final Clock clock;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
-  private final Set<String> inProgress = ConcurrentHashMap.newKeySet();
+  private final DeletionsInProgress inProgress;
   private final Set<String> warnedUnknown = ConcurrentHashMap.newKeySet();
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
@@ -64,10 +64,15 @@ final class ObjectSync {
     this.discovery = discovery;
     this.policies = policies;
     this.clock = clock;
+    this.inProgress = new DeletionsInProgress(graph::get, clock);
   }
 
   int inProgress() {
-    return inProgress.size();
+    return inProgress.count();
+  }
+
+  double oldestInProgressAgeSeconds() {
+    return inProgress.oldestAgeSeconds();
   }
 
   /** @return false if the object should be looked at again after a backoff */

@@ -4,8 +4,10 @@ import dev.syncgc.core.deletion.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** The {@code syncgc_} metrics of SPEC.md. */
@@ -39,9 +41,14 @@ public final class SyncgcMetrics {
     }
   }
 
-  public void gauges(Supplier<Number> inProgress, Supplier<Number> graphObjects, Supplier<Number> graphReferences) {
+  /** @param oldestAgeSeconds the age of the oldest deletion in progress, 0 when there is none */
+  public void gauges(Supplier<Number> inProgress, Supplier<Number> oldestAgeSeconds, Supplier<Number> graphObjects,
+      Supplier<Number> graphReferences) {
     Gauge.builder("syncgc.deletions.in.progress", inProgress)
         .description("Owners held by syncgc while their dependents go").register(registry);
+    TimeGauge.builder("syncgc.deletions.oldest.age", oldestAgeSeconds, TimeUnit.SECONDS)
+        .description("Time since the deletionTimestamp of the oldest owner syncgc holds, 0 when it holds none")
+        .register(registry);
     Gauge.builder("syncgc.graph.objects", graphObjects)
         .description("Objects in the dependency graph").register(registry);
     Gauge.builder("syncgc.graph.owner.references", graphReferences)

@@ -122,7 +122,11 @@ public final class TestObjects {
     }
 
     public Builder deleting() {
-      deletionTimestamp = DELETED_AT;
+      return deletedAt(DELETED_AT);
+    }
+
+    public Builder deletedAt(Instant at) {
+      deletionTimestamp = at;
       return this;
     }
 
