@@ -120,3 +120,20 @@ tolerations:
 {{- $labels := merge (dict) (default (dict) .alert.labels) (dict "severity" .alert.severity) (default (dict) .rule.alertLabels) }}
 {{- toYaml $labels }}
 {{- end }}
+
+{{/* A Prometheus duration in seconds, for comparing with a _seconds series: 30m -> 1800,
+     1h30m -> 5400, 1500ms -> 1.5 (y = 365d, w = 7d, as Prometheus counts them). The schema checks
+     the duration (units from largest to smallest), so each number-and-unit is simply added up. */}}
+{{- define "syncgc.durationSeconds" -}}
+{{- $unitMs := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 "d" 86400000 "w" 604800000 "y" 31536000000 }}
+{{- $ms := 0 }}
+{{- range regexFindAll "[0-9]+(ms|[smhdwy])" . -1 }}
+{{- $n := regexFind "^[0-9]+" . }}
+{{- $ms = add $ms (mul (atoi $n) (get $unitMs (trimPrefix $n .))) }}
+{{- end }}
+{{- if mod $ms 1000 }}
+{{- printf "%d.%03d" (div $ms 1000) (mod $ms 1000) | trimSuffix "0" | trimSuffix "0" }}
+{{- else }}
+{{- div $ms 1000 }}
+{{- end }}
+{{- end }}

@@ -117,7 +117,7 @@ class AlertRulesIT {
         "an alert's own severity wins over alertLabels");
 
     String inProgress = (String) alerts.get("SyncgcDeletionInProgressTooLong").get("expr");
-    assertTrue(inProgress.contains("[2h]") && inProgress.contains("offset 2h"), inProgress);
+    assertEquals("max(syncgc_deletions_oldest_age_seconds{job=\"syncgc\",cluster=\"prod\"}) > 7200", inProgress.strip());
 
     Map<String, Object> apiErrors = alerts.get("SyncgcApiErrorsHigh");
     assertTrue(((String) apiErrors.get("expr")).contains("[30m]"), apiErrors.toString());
@@ -137,8 +137,22 @@ class AlertRulesIT {
     assertTrue(result.stderr().contains("metrics.prometheusRule.enabled=false"), result.describe());
   }
 
+  /** The threshold, a Prometheus duration, is compared with a gauge in seconds. */
+  @ParameterizedTest(name = "{0} is {1} s")
+  @CsvSource(delimiter = '|', value = {
+      "30m | 1800", "1h30m | 5400", "90s | 90", "1m5s | 65", "1d | 86400", "2w | 1209600", "1y | 31536000",
+      "1d2h3m4s | 93784", "1500ms | 1.5", "1s5ms | 1.005", "10ms | 0.01",
+  })
+  void inProgressThresholdIsWrittenInSeconds(String threshold, String seconds) {
+    Map<String, Map<String, Object>> alerts = byAlert(MonitoringPack.prometheusRule(helm.render("--set", RULE_VALUES,
+        "--set", "metrics.prometheusRule.alerts.deletionInProgressTooLong.threshold=" + threshold)));
+    String expr = ((String) alerts.get("SyncgcDeletionInProgressTooLong").get("expr")).strip();
+    assertEquals("max(syncgc_deletions_oldest_age_seconds{" + DEFAULT_SELECTOR + "}) > " + seconds, expr);
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
+      "metrics.prometheusRule.alerts.deletionInProgressTooLong.threshold=1h30 | /metrics/prometheusRule/alerts/deletionInProgressTooLong/threshold",
       "metrics.prometheusRule.alerts.apiErrors.ratio=0 | /metrics/prometheusRule/alerts/apiErrors/ratio",
       "metrics.prometheusRule.alerts.apiErrors.ratio=1.5 | /metrics/prometheusRule/alerts/apiErrors/ratio",
       "metrics.prometheusRule.alerts.deletionInProgressTooLong.threshold=0m | /metrics/prometheusRule/alerts/deletionInProgressTooLong/threshold",
@@ -195,6 +209,42 @@ class AlertRulesIT {
     }
     assertEquals(new TreeSet<>(ALERTS), fire, "alerts the unit tests see firing");
     assertEquals(new TreeSet<>(ALERTS), quiet, "alerts the unit tests see staying quiet");
+  }
+
+  /**
+   * The false positive this alert had while it read only {@code syncgc_deletions_in_progress}: the
+   * series of the unit test where a steady stream of short deletions keeps two owners in progress
+   * (and the new rule stays quiet) made the old rule ({@code old-in-progress-rule.yaml}) fire at
+   * each of that test's evaluation times.
+   */
+  @Test
+  void theStreamOfShortDeletionsFiredTheRuleThatReadTheCount(@TempDir Path dir) throws IOException {
+    Map<String, Object> stream = null;
+    try (InputStream in = getClass().getResourceAsStream("/promtool/" + UNIT_TESTS)) {
+      Map<String, Object> file = YAML.unmarshal(new String(in.readAllBytes(), StandardCharsets.UTF_8), Map.class);
+      for (Map<String, Object> group : MonitoringPack.<Map<String, Object>>listOf(file.get("tests"))) {
+        if (((String) group.get("name")).contains("steady stream of short deletions")) {
+          stream = group;
+        }
+      }
+    }
+    assertTrue(stream != null, "the unit tests have the steady stream of short deletions");
+    List<Map<String, Object>> evaluations = MonitoringPack.listOf(stream.get("alert_rule_test"));
+    assertFalse(evaluations.isEmpty());
+    for (Map<String, Object> evaluation : evaluations) {
+      assertTrue(MonitoringPack.listOf(evaluation.get("exp_alerts")).isEmpty(), "quiet on the new rule: " + evaluation);
+      evaluation.put("exp_alerts", List.of(Map.of("exp_labels", Map.of("severity", "warning",
+          "job", "gc-syncgc-metrics", "namespace", "syncgc-system", "instance", "10.0.0.5:8080"))));
+    }
+    try (InputStream in = getClass().getResourceAsStream("/promtool/old-in-progress-rule.yaml")) {
+      Files.write(dir.resolve("old.rules.yaml"), in.readAllBytes());
+    }
+    Path tests = dir.resolve("old-rule-test.yaml");
+    Files.writeString(tests, YAML.asYaml(Map.of("rule_files", List.of("old.rules.yaml"),
+        "evaluation_interval", "1m", "tests", List.of(stream))));
+
+    ProcessRunner.Result result = promtool.testRules(tests);
+    assertTrue(result.ok() && result.output().contains("SUCCESS"), result.describe());
   }
 
   // --- helpers
