@@ -97,7 +97,8 @@ class DashboardIT {
     }
     String all = String.join("\n", MonitoringPack.queries(dashboard));
     for (String wanted : List.of("syncgc_deletions_started_total", "sum by (outcome) (rate(syncgc_deletions_finished_total",
-        "syncgc_deletions_in_progress", "histogram_quantile(0.99, sum by (le) (rate(syncgc_deletion_duration_seconds_bucket",
+        "syncgc_deletions_in_progress", "max(syncgc_deletions_oldest_age_seconds{job=~\"$job\"})",
+        "histogram_quantile(0.99, sum by (le) (rate(syncgc_deletion_duration_seconds_bucket",
         "syncgc_graph_objects", "syncgc_cycles_found_total", "syncgc_invalid_annotations_total",
         "sum by (verb, code) (rate(syncgc_api_requests_total", "jvm_memory_used_bytes{job=~\"$job\",area=\"heap\"}")) {
       assertTrue(all.contains(wanted), "no panel queries " + wanted + "; queries:\n" + all);
