@@ -13,6 +13,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.engine.StepExecutor.Next;
@@ -37,6 +38,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,6 +62,12 @@ class StepExecutorIT {
       Clock.systemUTC(), Duration.ofMinutes(1), "edge-test");
   private final EdgeObjects objects = new EdgeObjects(client);
   private ObjectInformers informers;
+
+  /** A running operator tracks ConfigMaps too and would act on these owners (release them, opted out). */
+  @BeforeAll
+  static void aloneWithTheApiServer() {
+    SharedOperator.pause();
+  }
 
   @AfterEach
   void stop() {
