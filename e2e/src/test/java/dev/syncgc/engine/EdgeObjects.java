@@ -49,6 +49,7 @@ final class EdgeObjects {
   });
   private final Set<String> namespaces = new java.util.LinkedHashSet<>();
   private final List<KubernetesClient> clients = new ArrayList<>();
+  private final List<io.fabric8.kubernetes.api.model.rbac.RoleBinding> bindings = new ArrayList<>();
 
   EdgeObjects(KubernetesClient client) {
     this.client = client;
@@ -129,14 +130,26 @@ final class EdgeObjects {
     client.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName(user)
         .endMetadata().withRules(new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
             .withVerbs(verbs).withResourceNames(names).build()).build()).create();
-    client.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
-        .withName(user).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", user)
-        .addNewSubject().withKind("User").withApiGroup("rbac.authorization.k8s.io").withName(user).endSubject()
-        .build()).create();
+    bindings.add(new RoleBindingBuilder().withNewMetadata().withName(user).withNamespace(namespace).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "Role", user).addNewSubject().withKind("User")
+        .withApiGroup("rbac.authorization.k8s.io").withName(user).endSubject().build());
+    grant();
     KubernetesClient limited = new KubernetesClientBuilder().withConfig(new ConfigBuilder(client.getConfiguration())
         .withImpersonateUsername(user).withImpersonateGroups("system:authenticated").build()).build();
     clients.add(limited);
     return new KubeApi(limited, new RateLimiter(1000, 1000), metrics);
+  }
+
+  /** Takes back what {@link #limitedApi} granted (the API server's RBAC cache follows soon after). */
+  void revoke() {
+    bindings.forEach(b -> client.rbac().roleBindings().inNamespace(b.getMetadata().getNamespace())
+        .withName(b.getMetadata().getName()).delete());
+  }
+
+  /** Grants (again) what {@link #limitedApi} grants. */
+  void grant() {
+    bindings.forEach(b -> client.rbac().roleBindings().inNamespace(b.getMetadata().getNamespace())
+        .resource(new RoleBindingBuilder(b).build()).create());
   }
 
   /** Removes every finalizer the test's ConfigMaps still have. */
