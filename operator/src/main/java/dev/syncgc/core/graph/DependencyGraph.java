@@ -19,7 +19,9 @@ import java.util.Set;
  * the graph keeps the reverse index. An owner that is referenced but not observed (not created yet,
  * already gone, or of an unwatched kind) is a virtual node, kept while something points at it.
  *
- * <p>Thread-safe: every method holds the graph's monitor for a short, bounded time.
+ * <p>Thread-safe: a method holds the graph's monitor for one object and its references, or for one
+ * bounded section of a traversal ({@link #transitiveDependentCount}); only {@link #snapshot} (a
+ * policy changed: rare) holds it for a pass over the whole graph.
  */
 public final class DependencyGraph {
 
@@ -232,20 +234,55 @@ public final class DependencyGraph {
     return node.meta.beingDeleted() ? OwnerState.DELETING : OwnerState.SOLID;
   }
 
-  /** Number of distinct objects below {@code uid}, direct and indirect, excluding itself. */
-  public synchronized int transitiveDependentCount(String uid) {
+  /**
+   * Number of distinct objects below {@code uid}, direct and indirect, excluding itself.
+   *
+   * <p>The graph's monitor is held for one section of the traversal at a time (up to
+   * {@link #SECTION_EDGES} references followed, or one object's dependents if it has more), not for
+   * the whole of it: on a 100,000-object subtree a single hold took 0.14-0.64 s, during which no
+   * informer could update the graph and no worker could plan. The count is weakly consistent: every
+   * object below {@code uid} for the whole traversal is counted exactly once; one added or removed
+   * meanwhile may or may not be. It sizes a default deadline and an Event's "Deleting N dependents",
+   * which are estimates at a moment anyway.
+   */
+  public int transitiveDependentCount(String uid) {
+    return transitiveDependentCount(uid, () -> { });
+  }
+
+  /** References followed per hold of the monitor while counting. */
+  static final int SECTION_EDGES = 1_024;
+
+  /** @param betweenSections runs without the monitor after each section (for tests) */
+  int transitiveDependentCount(String uid, Runnable betweenSections) {
     Set<String> seen = new HashSet<>();
     Deque<String> todo = new ArrayDeque<>();
     todo.push(uid);
     seen.add(uid);
     while (!todo.isEmpty()) {
-      for (ObjectMetadata d : dependentsOf(todo.pop())) {
-        if (seen.add(d.uid())) {
-          todo.push(d.uid());
-        }
+      countSection(seen, todo);
+      if (!todo.isEmpty()) {
+        betweenSections.run();
       }
     }
     return seen.size() - 1;
+  }
+
+  private synchronized void countSection(Set<String> seen, Deque<String> todo) {
+    int edges = 0;
+    while (!todo.isEmpty() && edges < SECTION_EDGES) {
+      String owner = todo.pop();
+      Node node = nodes.get(owner);
+      if (node == null || node.dependents == null) {
+        continue;
+      }
+      for (String d : node.dependents) {
+        edges++;
+        if (!seen.contains(d) && followed(nodes.get(d).meta, owner)) {
+          seen.add(d);
+          todo.push(d);
+        }
+      }
+    }
   }
 
   /** Every observed object, copied: for the rare whole-graph passes (a policy changed). */

@@ -1,0 +1,120 @@
+package dev.syncgc.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.kube.Discovery;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.metrics.SyncgcMetrics;
+import dev.syncgc.release.FinalizerRelease;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The uninstall release (the chart's pre-delete hook) against the real API server and the built-in
+ * collector: only syncgc's finalizer goes, other controllers' finalizers and other fields stay, and
+ * an object already being deleted is handed to foreground deletion, so its dependents still go first.
+ */
+@ExtendWith(TestNamespace.Extension.class)
+class FinalizerReleaseIT {
+  private static final String KEEP = "example.com/keep";
+  private static final String OTHER = "example.com/other";
+
+  private final KubernetesClient client = TestCluster.get().client();
+  private final EdgeObjects objects = new EdgeObjects(client);
+
+  /** The release runs with the operator stopped (else it would put the finalizers back). */
+  @BeforeAll
+  static void operatorStopped() {
+    SharedOperator.pause();
+  }
+
+  @AfterEach
+  void cleanUp() {
+    objects.releaseAll();
+  }
+
+  /**
+   * The built-in collector watches ConfigMaps through one informer, in order: once it has deleted
+   * the dependent of a probe created after everything else, its graph holds everything else too.
+   * (A foreground deletion it handles before it saw a dependent finishes without that dependent,
+   * which then stays for as long as another finalizer holds the owner.)
+   */
+  private void collectorHasSeenEverythingCreatedSoFar(String namespace) {
+    ConfigMap probe = objects.create(namespace, "gc-probe", List.of(), List.of());
+    objects.create(namespace, "gc-probe-dependent", List.of(objects.ref(probe)), List.of());
+    client.configMaps().inNamespace(namespace).withName("gc-probe").delete();
+    Awaitility.await("the built-in collector deletes the probe's dependent").atMost(Duration.ofSeconds(60))
+        .until(() -> objects.get(namespace, "gc-probe-dependent") == null);
+  }
+
+  @Test
+  void onlyTheSyncgcFinalizerGoesAndAnObjectUnderDeletionIsHandedToForegroundDeletion(TestNamespace ns) {
+    objects.create(ns.name(), "live", List.of(), List.of(KEEP, Names.FINALIZER, OTHER));
+    client.configMaps().inNamespace(ns.name()).withName("live").edit(c -> {
+      c.getMetadata().setLabels(Map.of("changed", "by-someone-else"));
+      return c;
+    });
+    ConfigMap owner = objects.create(ns.name(), "owner", List.of(), List.of(KEEP, Names.FINALIZER));
+    objects.create(ns.name(), "child", List.of(objects.ref(owner)), List.of());
+    collectorHasSeenEverythingCreatedSoFar(ns.name());
+    client.configMaps().inNamespace(ns.name()).withName("owner").delete();
+    Awaitility.await().until(() -> objects.get(ns.name(), "owner").getMetadata().getDeletionTimestamp() != null);
+
+    SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
+    KubeApi api = new KubeApi(client, new RateLimiter(1000, 1000), metrics);
+    Discovery discovery = new Discovery(client, Duration.ofSeconds(10), Clock.systemUTC());
+    discovery.refresh();
+    FinalizerRelease.Summary summary = new FinalizerRelease(client, api, discovery).releaseAll(List.of("ConfigMap"));
+
+    assertEquals(0, summary.failed(), summary.toString());
+    assertTrue(summary.released() >= 1 && summary.handedOver() >= 1, summary.toString());
+    ObjectMetadata live = objects.read(ns.name(), "live");
+    assertEquals(List.of(KEEP, OTHER), live.finalizers(), "the other controllers' finalizers stay, in order");
+    assertEquals(Map.of("changed", "by-someone-else"), live.labels());
+    assertTrue(!live.beingDeleted(), "a live object is only released, never deleted");
+
+    // without the hand-over the child would stay as long as the other finalizer holds the owner:
+    // the built-in collector deletes dependents of an owner under deletion only in the foreground
+    Awaitility.await("the built-in collector deletes the dependent before the owner")
+        .atMost(Duration.ofSeconds(60)).until(() -> objects.get(ns.name(), "child") == null);
+    ConfigMap held = objects.get(ns.name(), "owner");
+    assertNotNull(held, "still held by the other controller's finalizer");
+    assertEquals(List.of(KEEP), held.getMetadata().getFinalizers().stream()
+        .filter(f -> !f.equals("foregroundDeletion")).toList(), "only syncgc's finalizer went");
+  }
+
+  /** The patch the release sends, on a view another writer changed since: refused, nothing lost. */
+  @Test
+  void theReleasePatchOnAStaleViewIsRefusedAndKeepsTheOtherWritersChange(TestNamespace ns) {
+    ObjectMetadata seen = objects.read(objects.create(ns.name(), "moved", List.of(), List.of(KEEP, Names.FINALIZER)));
+    client.configMaps().inNamespace(ns.name()).withName("moved").edit(c -> {
+      c.getMetadata().setFinalizers(List.of(Names.FINALIZER, OTHER)); // KEEP went, OTHER came
+      return c;
+    });
+    KubeApi api = new KubeApi(client, new RateLimiter(1000, 1000), new SyncgcMetrics(new SimpleMeterRegistry()));
+
+    KubeApi.Result r = api.patch(StepExecutorIT.CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
+        KubeApi.removeFinalizerPatch(seen.uid(), seen.finalizers(), Names.FINALIZER));
+
+    assertTrue(r.conflict(), r.code() + " " + r.body());
+    assertEquals(List.of(Names.FINALIZER, OTHER), objects.finalizers(ns.name(), "moved"));
+  }
+}

@@ -1,0 +1,221 @@
+package dev.syncgc.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.Outcome;
+import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.engine.StepExecutor.Next;
+import dev.syncgc.kube.EventRecorder;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.ObjectInformers;
+import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The StepExecutor and DependentActions against the real API server, whose answers (422 from a JSON
+ * patch test, 409 from a precondition, 403 from RBAC) are what they must act on: a failed call on a
+ * dependent never lets the owner go, a conflict means "plan again", and one sync sends at most
+ * {@link StepExecutor#MAX_CALLS_PER_SYNC} calls.
+ */
+@ExtendWith(TestNamespace.Extension.class)
+class StepExecutorIT {
+  static final TrackedKind CONFIG_MAP = new TrackedKind("", "v1", "ConfigMap", "configmaps", true);
+
+  private final KubernetesClient client = TestCluster.get().client();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final SyncgcMetrics metrics = new SyncgcMetrics(registry);
+  private final KubeApi admin = new KubeApi(client, new RateLimiter(1000, 1000), metrics);
+  private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofSeconds(10));
+  private final ParallelCalls calls = new ParallelCalls(4);
+  private final EventRecorder events = new EventRecorder(client, new RateLimiter(1000, 1000), metrics,
+      Clock.systemUTC(), Duration.ofMinutes(1), "edge-test");
+  private final EdgeObjects objects = new EdgeObjects(client);
+  private ObjectInformers informers;
+
+  /** A running operator tracks ConfigMaps too and would act on these owners (release them, opted out). */
+  @BeforeAll
+  static void aloneWithTheApiServer() {
+    SharedOperator.pause();
+  }
+
+  @AfterEach
+  void stop() {
+    objects.releaseAll();
+    if (informers != null) {
+      informers.close();
+    }
+    events.close();
+    calls.close();
+    queue.shutdown();
+  }
+
+  private StepExecutor executor(TestNamespace ns, KubeApi api) throws Exception {
+    informers = new ObjectInformers(client, Set.of(ns.name()), Duration.ofSeconds(30), new ObjectInformers.ObjectEvents() {
+      @Override
+      public void upserted(TrackedKind kind, GenericKubernetesResource object) { }
+
+      @Override
+      public void deleted(TrackedKind kind, GenericKubernetesResource object) { }
+    });
+    informers.track(CONFIG_MAP).get(60, TimeUnit.SECONDS);
+    DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of);
+    return new StepExecutor(objects.graph(), api, reporter, informers, queue, Clock.systemUTC(),
+        Duration.ofSeconds(30), calls);
+  }
+
+  private static DeletionSettings synchronous() {
+    return DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  @Test
+  void aReferenceRemovalRefusedBecauseTheReferencesMovedLeavesTheOrphanOwnerInPlace(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    ConfigMap other = objects.create(ns.name(), "other", List.of(), List.of());
+    ObjectMetadata seen = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref(), objects.ref(other)), List.of()));
+    objects.keepOnlyOwner(ns.name(), "dep", owner.uid()); // another writer drops "other" after the view was taken
+
+    Next next = executor.run(owner, synchronous(),
+        List.of(new Step.DropReference(seen, owner.uid()), new Step.Release(Outcome.ORPHANED, List.of())));
+
+    assertEquals(Next.RETRY, next, "the JSON patch test failed (422): plan again");
+    assertTrue(objects.finalizers(ns.name(), "owner").contains(Names.FINALIZER), "the owner is not released");
+    assertEquals(List.of(owner.uid()), objects.ownerUids(ns.name(), "dep"), "the reference to the owner is still there");
+    assertNull(executor.lastFailure(seen.uid()), "a conflict is no failure to report: the fresh view decides");
+  }
+
+  @Test
+  void aReferenceRemovalRefusedBy403LeavesTheOwnerInPlaceAndNamesTheMissingPermission(TestNamespace ns)
+      throws Exception {
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    ObjectMetadata dep = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref()), List.of()));
+    // may patch the owner (so a release would go through) but not the dependent
+    KubeApi limited = objects.limitedApi(ns.name(), metrics, List.of("patch"), List.of("owner"));
+    StepExecutor executor = executor(ns, limited);
+
+    Next next = executor.run(owner, synchronous(),
+        List.of(new Step.DropReference(dep, owner.uid()), new Step.Release(Outcome.ORPHANED, List.of())));
+
+    assertEquals(Next.RETRY, next);
+    assertTrue(objects.finalizers(ns.name(), "owner").contains(Names.FINALIZER),
+        "released although the dependent still names it: the built-in collector would delete it");
+    assertEquals(List.of(owner.uid()), objects.ownerUids(ns.name(), "dep"));
+    String failure = executor.lastFailure(dep.uid());
+    assertNotNull(failure);
+    assertTrue(failure.startsWith("missing permission for removing its owner reference"), failure);
+  }
+
+  @Test
+  void aDeleteRefusedBecauseTheDependentChangedIsPlannedAgainAndTheOwnerStays(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    ObjectMetadata seen = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref()), List.of()));
+    objects.label(ns.name(), "dep"); // a controller changed it after the decision (e.g. adopted it)
+
+    Next next = executor.run(owner, synchronous(),
+        List.of(new Step.DeleteDependent(seen, false), new Step.Release(Outcome.COMPLETED, List.of())));
+
+    assertEquals(Next.RETRY, next, "409 from the resourceVersion precondition: plan again");
+    assertNotNull(objects.get(ns.name(), "dep"), "the changed dependent is not deleted");
+    assertTrue(objects.finalizers(ns.name(), "owner").contains(Names.FINALIZER), "the owner is not released");
+    assertNull(executor.lastFailure(seen.uid()));
+  }
+
+  /** Item 9: a missing permission to GET an owner the graph has not seen is named, not "deletion requested". */
+  @Test
+  void aFailedLookUpOfAnUnseenOwnerBlocksTheDeleteAndIsRecordedAsTheReason(TestNamespace ns) throws Exception {
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    ObjectRef ghost = new ObjectRef("v1", "ConfigMap", ns.name(), "unseen-owner", UUID.randomUUID().toString());
+    ObjectMetadata dep = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref(), ghost), List.of()));
+    objects.graph().upsert(owner);
+    objects.graph().upsert(dep);
+    // may delete and patch configmaps, but not get them
+    KubeApi limited = objects.limitedApi(ns.name(), metrics, List.of("delete", "patch"), List.of());
+    StepExecutor executor = executor(ns, limited);
+
+    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(dep, false)));
+
+    assertEquals(Next.RETRY, next);
+    assertNotNull(objects.get(ns.name(), "dep"), "deleted without knowing whether its other owner exists");
+    String failure = executor.lastFailure(dep.uid());
+    assertNotNull(failure, "the failed GET is not recorded");
+    assertTrue(failure.startsWith("missing permission for looking up its owner ConfigMap/unseen-owner"), failure);
+    List<Step> plan = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), objects.read(ns.name(), "owner"),
+        Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(),
+        executor::lastFailure, List.of());
+    Step.Wait wait = (Step.Wait) plan.stream().filter(s -> s instanceof Step.Wait).findFirst().orElseThrow();
+    assertTrue(wait.blockers().get(0).why().startsWith("missing permission for looking up its owner"),
+        "the planner names the failure as the blocker: " + wait.blockers());
+  }
+
+  @Test
+  void anUnseenOwnerThatExistsBlocksTheDelete(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    ObjectMetadata unseen = objects.read(objects.create(ns.name(), "unseen-owner", List.of(), List.of()));
+    ObjectMetadata dep = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref(), unseen.ref()), List.of()));
+
+    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(dep, false)));
+
+    assertEquals(Next.RETRY, next);
+    assertNotNull(objects.get(ns.name(), "dep"), "it has a solid owner the graph did not know of yet");
+    assertEquals("its owner ConfigMap/unseen-owner exists but is not seen yet", executor.lastFailure(dep.uid()));
+  }
+
+  @Test
+  void oneSyncSendsAtMostTheCapAndPutsTheOwnerBackForTheRest(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    int dependents = StepExecutor.MAX_CALLS_PER_SYNC + 44;
+    List<Step> steps = new ArrayList<>();
+    for (int i = 0; i < dependents; i++) { // gone already: each DELETE is answered 404, which counts as done
+      steps.add(new Step.DeleteDependent(new ObjectMetadata(new ObjectRef("v1", "ConfigMap", ns.name(), "d" + i,
+          UUID.randomUUID().toString()), 1, List.of(), List.of(), null, null, Map.of(), Map.of()), false));
+    }
+    steps.add(new Step.Wait(List.of(), dependents, Instant.now().plus(Duration.ofMinutes(10))));
+
+    assertEquals(Next.DONE, executor.run(owner, synchronous(), steps));
+    assertEquals(StepExecutor.MAX_CALLS_PER_SYNC, deletes(), "the first sync is capped");
+    assertEquals(owner.uid(), queue.take(), "the owner is queued again at once for the rest");
+    queue.done(owner.uid());
+
+    assertEquals(Next.DONE, executor.run(owner, synchronous(), steps));
+    assertEquals(dependents, deletes(), "the second sends only those not sent yet");
+  }
+
+  private double deletes() {
+    return registry.find("syncgc.api.requests").tag("verb", "delete").counters().stream()
+        .mapToDouble(c -> c.count()).sum();
+  }
+}

@@ -1,0 +1,175 @@
+package dev.syncgc.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.core.policy.Policy;
+import dev.syncgc.core.policy.Selector;
+import dev.syncgc.core.settings.OnTimeout;
+import dev.syncgc.core.settings.Propagation;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** A GarbageCollectionPolicy object as the core sees it, and what becomes of an invalid one. */
+class PolicyTranslatorTest {
+
+  private static PolicySpec.GroupKindSpec kind(String group, String kind, Integer wave) {
+    PolicySpec.GroupKindSpec k = new PolicySpec.GroupKindSpec();
+    k.setGroup(group);
+    k.setKind(kind);
+    k.setDeletionWave(wave);
+    return k;
+  }
+
+  private static GarbageCollectionPolicy resource(String name, Consumer<PolicySpec> edit) {
+    PolicySpec spec = new PolicySpec();
+    spec.setKinds(List.of(kind("example.com", "Widget", null)));
+    spec.setPropagation("Synchronous");
+    edit.accept(spec);
+    GarbageCollectionPolicy resource = new GarbageCollectionPolicy();
+    resource.setMetadata(new ObjectMetaBuilder().withName(name).withGeneration(3L).build());
+    resource.setSpec(spec);
+    return resource;
+  }
+
+  private static String invalid(Consumer<PolicySpec> edit) {
+    return assertThrows(PolicyTranslator.InvalidPolicy.class,
+        () -> PolicyTranslator.translate(resource("p", edit))).getMessage();
+  }
+
+  @Test
+  void everyFieldReachesTheCorePolicy() throws Exception {
+    Policy p = PolicyTranslator.translate(resource("full", s -> {
+      s.setKinds(List.of(kind("example.com", "Widget", 2), kind(null, "ConfigMap", null)));
+      s.setPropagation("Orphan");
+      s.setTimeout("1m30s");
+      s.setGracePeriodSeconds(7L);
+      s.setOnTimeout("Keep");
+      s.setPriority(5);
+      s.setSelector(new LabelSelectorBuilder().withMatchLabels(Map.of("app", "web"))
+          .addNewMatchExpression().withKey("tier").withOperator("In").withValues("a", "b").endMatchExpression()
+          .build());
+      s.setNamespaceSelector(new LabelSelectorBuilder()
+          .addNewMatchExpression().withKey("team").withOperator("Exists").endMatchExpression().build());
+    }));
+
+    assertEquals("full", p.name());
+    assertEquals(5, p.priority());
+    assertEquals(List.of(new Policy.GroupKind("example.com", "Widget", Optional.of(2)),
+        new Policy.GroupKind("", "ConfigMap", Optional.empty())), p.kinds(), "a missing group is the core group");
+    assertEquals(Optional.of(Propagation.ORPHAN), p.settings().propagation());
+    assertEquals(Optional.of(Duration.ofSeconds(90)), p.settings().timeout());
+    assertEquals(Optional.of(7L), p.settings().gracePeriodSeconds());
+    assertEquals(Optional.of(OnTimeout.KEEP), p.settings().onTimeout());
+    assertEquals(List.of(), p.settings().invalid());
+    assertEquals(new Selector(Map.of("app", "web"),
+        List.of(new Selector.Requirement("tier", Selector.Operator.In, Set.of("a", "b")))), p.selector());
+    assertEquals(new Selector(Map.of(),
+        List.of(new Selector.Requirement("team", Selector.Operator.Exists, Set.of()))), p.namespaceSelector());
+  }
+
+  @Test
+  void whatIsLeftOutIsLeftToTheDefaults() throws Exception {
+    Policy p = PolicyTranslator.translate(resource("min", s -> { }));
+
+    assertEquals(0, p.priority());
+    assertEquals(Selector.EVERYTHING, p.selector());
+    assertEquals(Selector.EVERYTHING, p.namespaceSelector());
+    assertEquals(Optional.of(Propagation.SYNCHRONOUS), p.settings().propagation());
+    assertEquals(Optional.empty(), p.settings().timeout());
+    assertEquals(Optional.empty(), p.settings().gracePeriodSeconds());
+    assertEquals(Optional.empty(), p.settings().onTimeout(), "not Release: the object's own annotation may say");
+  }
+
+  @Test
+  void anInvalidPolicyIsRefusedWithTheFieldAndTheReason() {
+    assertEquals("spec is missing", assertThrows(PolicyTranslator.InvalidPolicy.class, () -> {
+      GarbageCollectionPolicy r = resource("p", s -> { });
+      r.setSpec(null);
+      PolicyTranslator.translate(r);
+    }).getMessage());
+    assertEquals("spec.kinds must name at least one kind", invalid(s -> s.setKinds(List.of())));
+    assertTrue(invalid(s -> s.setKinds(List.of(kind("example.com", " ", null)))).startsWith("spec.kinds:"));
+    assertEquals("spec.propagation 'orphan' must be one of Synchronous, Orphan, Background",
+        invalid(s -> s.setPropagation("orphan")), "values are case-sensitive, as in the annotation");
+    assertTrue(invalid(s -> s.setPropagation(null)).startsWith("spec.propagation 'null'"));
+    assertTrue(invalid(s -> s.setTimeout("ten minutes")).startsWith("spec.timeout: "));
+    assertEquals("spec.gracePeriodSeconds must not be negative", invalid(s -> s.setGracePeriodSeconds(-1L)));
+    assertEquals("spec.onTimeout 'keep' must be Release or Keep", invalid(s -> s.setOnTimeout("keep")));
+    assertTrue(invalid(s -> s.setSelector(new LabelSelectorBuilder().addNewMatchExpression().withKey("k")
+        .withOperator("Equals").withValues("v").endMatchExpression().build()))
+        .startsWith("spec.selector: unknown selector operator 'Equals'"));
+    assertTrue(invalid(s -> s.setNamespaceSelector(new LabelSelectorBuilder().addNewMatchExpression()
+        .withKey("k").withOperator("In").endMatchExpression().build()))
+        .startsWith("spec.namespaceSelector: selector operator In on 'k' needs values"));
+  }
+
+  /** What the reconciler does with a policy: in force, or out of force and Ready False with the reason. */
+  @Test
+  void aPolicyThatBecomesInvalidIsTakenOutOfForceAndItsConditionSaysWhy() {
+    Map<String, Policy> inForce = new LinkedHashMap<>();
+    PolicyReconciler reconciler = new PolicyReconciler(new PolicyReconciler.Policies() {
+      @Override
+      public void put(Policy policy) {
+        inForce.put(policy.name(), policy);
+      }
+
+      @Override
+      public void remove(String name) {
+        inForce.remove(name);
+      }
+
+      @Override
+      public void replaceAll(Collection<Policy> policies) {
+        throw new AssertionError("not called by reconcile");
+      }
+
+      @Override
+      public long matchedBy(String name) {
+        return 4;
+      }
+    });
+
+    GarbageCollectionPolicy valid = resource("p", s -> s.setPropagation("Orphan"));
+    reconciler.reconcile(valid, live());
+    assertEquals(List.of("p"), new ArrayList<>(inForce.keySet()));
+    Condition ready = valid.getStatus().getConditions().get(0);
+    assertEquals(List.of("Ready", "True", "Valid"), List.of(ready.getType(), ready.getStatus(), ready.getReason()));
+    assertEquals(4L, valid.getStatus().getMatchedObjects());
+
+    GarbageCollectionPolicy broken = resource("p", s -> s.setTimeout("-5s"));
+    reconciler.reconcile(broken, live());
+    assertEquals(Map.of(), inForce, "the old version is not kept in force either");
+    ready = broken.getStatus().getConditions().get(0);
+    assertEquals(List.of("Ready", "False", "Invalid"), List.of(ready.getType(), ready.getStatus(), ready.getReason()));
+    assertTrue(ready.getMessage().startsWith("spec.timeout: "), ready.getMessage());
+    assertEquals(0L, broken.getStatus().getMatchedObjects());
+    assertEquals(3L, broken.getStatus().getObservedGeneration());
+  }
+
+  /** A reconcile context for a policy that is not being deleted. */
+  @SuppressWarnings("unchecked")
+  private static Context<GarbageCollectionPolicy> live() {
+    return (Context<GarbageCollectionPolicy>) Proxy.newProxyInstance(Context.class.getClassLoader(),
+        new Class<?>[] {Context.class}, (proxy, method, args) -> {
+          if (method.getName().equals("isPrimaryResourceDeleted")) {
+            return false;
+          }
+          throw new UnsupportedOperationException(method.getName());
+        });
+  }
+}
