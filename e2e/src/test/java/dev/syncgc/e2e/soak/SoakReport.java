@@ -23,6 +23,7 @@ final class SoakReport {
   double rejected429;
   String heapStart = "-";
   String heapEnd = "-";
+  SoakRound.Deadlines deadlines = SoakRound.Deadlines.NONE;
   /** syncgc_deletions_finished_total by outcome, over every replica life that could be scraped. */
   final Map<String, Long> outcomes = new LinkedHashMap<>();
   int etcdReconnects;
@@ -37,6 +38,7 @@ final class SoakReport {
 
   void add(SoakRound.Result r) {
     rounds.add(r);
+    deadlines = deadlines.plus(r.deadlines());
     violations.addAll(r.violations());
   }
 
@@ -86,9 +88,24 @@ final class SoakReport {
         .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
         .append(row("graph vs a fresh LIST at the end", graph == null ? "equal" : graph))
-        .append(row("bound on every deletion (nothing Terminating past it)", SoakRound.SETTLE.toMinutes()
+        .append(row("owners with a " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline judged (nothing Terminating"
+            + " past its bound plus " + Terminating.SLACK.toSeconds() + " s)", deadlines.release() + " on-timeout Release"
+            + " (bound: the deadline, or the last dependent gone if earlier), " + deadlines.keep() + " on-timeout Keep"
+            + " (bound: the last dependent gone; never gone before it), of which " + deadlines.keptPastDeadline()
+            + " were kept past their deadline; " + deadlines.fromAction() + " deadlines not in the audit log (taken"
+            + " from the action)"))
+        .append(row("largest lateness after a bound", deadlines.latestMillis() == Long.MIN_VALUE ? "-"
+            : deadlines.latestMillis() + " ms, " + deadlines.latest()))
+        .append(row("the slack (" + Terminating.SLACK.toSeconds() + " s) covers", "a SIGKILLed leader's 15 s Lease"
+            + " running out, the other replica loading policies and rebuilding its graph from a LIST (a restarted"
+            + " JVM here: ~10 s); a kube-apiserver restart (~20 s) that may cost a replica its Lease; 429s retried"
+            + " with backoff under APF"))
+        .append(row("bound on every other deletion", SoakRound.SETTLE.toMinutes()
             + " min from the action, faults included (the operators' default deadline is "
             + SoakOperators.DEFAULT_TIMEOUT + ", so that only the scenarios given a 3 s timeout time out)"))
+        .append(row("survivors without syncgc's finalizer", "checked for every survivor once its owner's deletion"
+            + " ended (the round settles only when none holds it; otherwise a violation after "
+            + SoakRound.SETTLE.toMinutes() + " min)"))
         .append(row("violations", Integer.toString(violations.size())))
         .append("\n## Rounds\n\n| round | fault | deletions in flight at the fault | objects | must go | must stay | longest ms |\n"
             + "|---|---|---|---|---|---|---|\n");
