@@ -168,9 +168,11 @@ final class Oracle {
     if (s.mode() == Scenario.Mode.NAMESPACE && s.optedIn() && s.shape != Scenario.Shape.ORPHAN_ANNOTATION
         && s.shape != Scenario.Shape.ORPHAN_POLICY) {
       // the namespace controller deletes everything at once; the synchronous root still waits
-      // for its own dependents
+      // for its own dependents, those its cascade would delete: one a solid owner outside the
+      // cascade keeps (a keeper) only loses its reference to the root, which may go first
+      Set<SoakObject> cascade = synchronous(s.root);
       for (SoakObject d : dependents.getOrDefault(s.root, List.of())) {
-        if (deleted.contains(d)) {
+        if (deleted.contains(d) && cascade.contains(d)) {
           out.add(new Before(d, s.root, "a dependent of a synchronous root goes first"));
         }
       }

@@ -107,6 +107,27 @@ class OracleTest {
     assertTrue(sync.order().contains(new Before(mid, low, "wave 0 before wave -1")), sync.order().toString());
   }
 
+  @Test
+  void aNamespaceDeletionPromisesOnlyTheRootsCascadeGoesFirstNotAChildAKeeperKeeps() {
+    SoakObject keeper = new SoakObject(Kind.CLUSTER_WIDGET, null, "keeper");
+    SoakObject r = add("r");
+    SoakObject sole = add("sole", r);
+    SoakObject kept = add("kept", r, keeper);
+    SoakObject diamond = add("diamond", r, sole);
+    universe.add(keeper);
+    Scenario s = new Scenario("s", Shape.SYNC_ANNOTATION, Action.NAMESPACE, "ns");
+    s.root = r;
+    s.objects.addAll(List.of(r, sole, kept, diamond));
+    Expectation e = new Oracle(universe).expect(s);
+    assertEquals(Set.of(r, sole, kept, diamond), e.deleted(), "the namespace controller deletes all of them");
+    assertTrue(e.order().contains(new Before(sole, r, "a dependent of a synchronous root goes first")),
+        e.order().toString());
+    assertTrue(e.order().contains(new Before(diamond, r, "a dependent of a synchronous root goes first")),
+        "its other owner is in the cascade: " + e.order());
+    assertTrue(e.order().stream().noneMatch(b -> b.first() == kept),
+        "the keeper keeps it: syncgc drops its reference to r and lets r go (seed 776, round 4): " + e.order());
+  }
+
   /** r owns a (which owns leaf) and held, another controller's finalizer holds past r's 3 s deadline. */
   private Scenario timed(Scenario.Deadline deadline) {
     SoakObject r = add("r");
