@@ -81,6 +81,13 @@ final class Soak {
             + " %d violations%n", number, result.faultLine(), result.inFlight(), result.deleted(), result.survived(),
             result.longestMillis(),
             result.violations().size());
+        SoakRound.Deadlines d = result.deadlines();
+        if (d.release() + d.keep() > 0) {
+          log.printf("[soak]   short deadlines: %d Release, %d Keep (%d kept past the deadline), largest lateness"
+              + " after a bound %s ms (slack %d s)%n", d.release(), d.keep(), d.keptPastDeadline(),
+              d.latestMillis() == Long.MIN_VALUE ? "-" : Long.toString(d.latestMillis()),
+              Terminating.SLACK.toSeconds());
+        }
         result.violations().forEach(v -> log.println("[soak]   VIOLATION " + v));
         log.println("[soak]   heap after a full GC, same process: " + heapLine);
         report.add(result, heapLine);
