@@ -16,9 +16,13 @@ import java.util.List;
  */
 final class AuditLog {
   private static final ObjectMapper JSON = new ObjectMapper();
+  static final String DEADLINE = "syncgc.dev/deadline";
 
-  /** One request: verb, the object's etcd-style key, the answer, and the DELETE's uid precondition. */
-  record Request(String verb, String key, int code, String preconditionUid, String line) {
+  /**
+   * One request: verb, the object's etcd-style key, the answer, the DELETE's uid precondition, and
+   * the {@code syncgc.dev/deadline} a merge PATCH sets on an owner (null if none).
+   */
+  record Request(String verb, String key, int code, String preconditionUid, String deadline, String line) {
     boolean succeeded() {
       return code >= 200 && code < 300;
     }
@@ -64,8 +68,9 @@ final class AuditLog {
         String key = "/registry/" + (group.isEmpty() ? "" : group + "/") + ref.path("resource").asText()
             + "/" + (ns.isEmpty() ? "" : ns + "/") + ref.path("name").asText();
         String uid = e.path("requestObject").path("preconditions").path("uid").asText(null);
+        String deadline = e.path("requestObject").path("metadata").path("annotations").path(DEADLINE).asText(null);
         out.add(new Request(e.path("verb").asText(), key, e.path("responseStatus").path("code").asInt(),
-            uid, line.length() > 600 ? line.substring(0, 600) + "..." : line));
+            uid, deadline, line.length() > 600 ? line.substring(0, 600) + "..." : line));
       }
     }
     return out;

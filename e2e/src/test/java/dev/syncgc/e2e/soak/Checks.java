@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -67,10 +68,15 @@ final class Checks {
 
   /** Each {@code first} gone at a lower etcd revision than its {@code then}. */
   List<String> order(Expectation e) {
+    return order(e, etcd::deletedAt);
+  }
+
+  /** {@link #order(Expectation)} with the revisions from {@code revisionOf} (etcd key to revision, or null). */
+  static List<String> order(Expectation e, Function<String, Long> revisionOf) {
     List<String> out = new ArrayList<>();
     for (Before b : e.order()) {
-      Long first = etcd.deletedAt(b.first().etcdKey());
-      Long then = etcd.deletedAt(b.then().etcdKey());
+      Long first = revisionOf.apply(b.first().etcdKey());
+      Long then = revisionOf.apply(b.then().etcdKey());
       if (first != null && then != null && first >= then) {
         out.add(b.first() + " (etcd revision " + first + ") must be gone before " + b.then() + " (revision "
             + then + "): " + b.why());

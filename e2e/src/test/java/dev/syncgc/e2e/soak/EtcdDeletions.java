@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -32,6 +33,8 @@ final class EtcdDeletions implements AutoCloseable {
   private final Map<String, Long> deletedAt = new HashMap<>();
   /** When the soak learnt of each deletion (System.nanoTime): for durations, never for order. */
   private final Map<String, Long> seenAt = new HashMap<>();
+  /** The same moment on the wall clock, to compare with deadlines the operator records (same machine). */
+  private final Map<String, Instant> goneAt = new HashMap<>();
   private final List<String> problems = new ArrayList<>();
   private final Thread reader;
   private volatile long nextRevision;
@@ -96,6 +99,7 @@ final class EtcdDeletions implements AutoCloseable {
             StandardCharsets.UTF_8);
         deletedAt.put(key, revision);
         seenAt.put(key, System.nanoTime());
+        goneAt.put(key, Instant.now());
       }
       nextRevision = Math.max(nextRevision, revision + 1);
     }
@@ -110,6 +114,14 @@ final class EtcdDeletions implements AutoCloseable {
   /** When the soak saw the deletion (System.nanoTime), or null if not seen. */
   synchronized Long seenAt(String etcdKey) {
     return seenAt.get(etcdKey);
+  }
+
+  /**
+   * When the soak saw the deletion, on the wall clock, or null if not seen: at most a watch
+   * delivery (or, across an etcd restart, a reconnect) after the deletion itself.
+   */
+  synchronized Instant goneAt(String etcdKey) {
+    return goneAt.get(etcdKey);
   }
 
   synchronized int reconnects() {

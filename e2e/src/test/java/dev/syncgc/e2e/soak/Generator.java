@@ -16,6 +16,10 @@ import java.util.Random;
 final class Generator {
   static final String SYNCHRONOUS = "Synchronous";
   static final String ORPHAN = "Orphan";
+  static final String KEEP = "Keep";
+  static final String RELEASE = "Release";
+  /** How long another controller holds the dependent of a scenario with a short deadline, once it is marked deleted. */
+  static final long HELD_MILLIS = 8000;
 
   private final Random random;
   private final int maxObjects;
@@ -131,12 +135,24 @@ final class Generator {
         }
       }
     }
-    if (shape == Shape.SYNC_ANNOTATION && action == Action.DELETE && random.nextInt(4) == 0) {
-      // a deadline far shorter than a dependent's hold: the deadline releases the root
-      s.timesOut = true;
-      s.root.annotations.put("syncgc.dev/timeout", Oracle.TIMEOUT_MILLIS / 1000 + "s");
-      SoakObject held = nodes.get(nodes.size() - 1);
-      held.holdMillis = 8000;
+    if ((shape == Shape.SYNC_ANNOTATION || shape == Shape.SYNC_POLICY) && action == Action.DELETE
+        && random.nextInt(3) == 0) {
+      // a deadline far shorter than the hold of a dependent only the root owns: Release lets the
+      // root go at the deadline, Keep holds it until the dependent is gone; by annotation on the
+      // root, or by its policy (spec.timeout, spec.onTimeout)
+      s.deadline = random.nextBoolean() ? Scenario.Deadline.KEEP : Scenario.Deadline.RELEASE;
+      if (shape == Shape.SYNC_ANNOTATION) {
+        s.root.annotations.put("syncgc.dev/timeout", Oracle.TIMEOUT_MILLIS / 1000 + "s");
+        if (s.deadline == Scenario.Deadline.KEEP) {
+          s.root.annotations.put("syncgc.dev/on-timeout", KEEP);
+        } else if (random.nextBoolean()) {
+          s.root.annotations.put("syncgc.dev/on-timeout", RELEASE); // the default, said explicitly
+        }
+      }
+      s.held = add(s, inner, "held");
+      s.held.owners.add(s.root);
+      s.held.holdMillis = HELD_MILLIS;
+      s.root.holdMillis = -1; // the root's own release is the operator's alone: its timing is judged
     }
     if (action == Action.RACE) {
       // created by the action itself, immediately before the root's DELETE

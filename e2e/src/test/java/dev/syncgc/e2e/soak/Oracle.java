@@ -22,10 +22,22 @@ final class Oracle {
   /** {@code first} must be gone (its DELETE revision lower) before {@code then}. */
   record Before(SoakObject first, SoakObject then, String why) {}
 
+  /**
+   * @param deadline what the owner's short deadline promises, or null when it has none
+   */
   record Expectation(Set<SoakObject> deleted, Map<SoakObject, Set<SoakObject>> survivorOwners,
-      List<Before> order) {}
+      List<Before> order, DeadlineRule deadline) {}
+
+  /**
+   * A short deadline (SPEC "Cycles and timeouts", "What a deadline does"): with {@code Release} the
+   * owner is gone by its deadline or by when its last dependent that must go is gone, whichever
+   * comes first; with {@code Keep} it stays marked as deleted while any of them remains, and goes
+   * once they are all gone. {@link Terminating} judges both against a slack.
+   */
+  record DeadlineRule(SoakObject owner, Scenario.Deadline onTimeout, Set<SoakObject> dependents) {}
 
   static final String GOES_LAST = "the synchronous owner goes last";
+  static final String KEPT = "on-timeout Keep: the owner stays past its deadline until its dependents are gone";
   static final String SOLE_OWNER = "a dependent goes before its only owner";
 
   /** The short deadline of a scenario that times out ({@link Generator}). */
@@ -60,7 +72,13 @@ final class Oracle {
         survivors.put(o, owners);
       }
     }
-    return new Expectation(deleted, survivors, order(s, deleted));
+    DeadlineRule deadline = null;
+    if (s.mode() == Scenario.Mode.SYNC && s.timesOut()) {
+      Set<SoakObject> dependents = new LinkedHashSet<>(deleted);
+      dependents.remove(s.root);
+      deadline = new DeadlineRule(s.root, s.deadline, dependents);
+    }
+    return new Expectation(deleted, survivors, order(s, deleted), deadline);
   }
 
   /** Everything under the root, and every object that names something deleted: the objects to check. */
@@ -150,9 +168,11 @@ final class Oracle {
     if (s.mode() == Scenario.Mode.NAMESPACE && s.optedIn() && s.shape != Scenario.Shape.ORPHAN_ANNOTATION
         && s.shape != Scenario.Shape.ORPHAN_POLICY) {
       // the namespace controller deletes everything at once; the synchronous root still waits
-      // for its own dependents
+      // for its own dependents, those its cascade would delete: one a solid owner outside the
+      // cascade keeps (a keeper) only loses its reference to the root, which may go first
+      Set<SoakObject> cascade = synchronous(s.root);
       for (SoakObject d : dependents.getOrDefault(s.root, List.of())) {
-        if (deleted.contains(d)) {
+        if (deleted.contains(d) && cascade.contains(d)) {
           out.add(new Before(d, s.root, "a dependent of a synchronous root goes first"));
         }
       }
@@ -161,13 +181,15 @@ final class Oracle {
     if (s.mode() != Scenario.Mode.SYNC) {
       return out;
     }
-    if (s.timesOut) {
-      return out; // a deadline lets an owner go before its dependents: no order to check
+    if (s.deadline == Scenario.Deadline.RELEASE) {
+      return out; // a deadline that releases lets an owner go before its dependents: no order to check
     }
-    // SPEC step 4: the owner acted on goes last, after everything the cascade deletes
+    // SPEC step 4: the owner acted on goes last, after everything the cascade deletes; with
+    // on-timeout Keep even past its deadline (its dependents inherit Keep, so the rest holds too)
+    String last = s.deadline == Scenario.Deadline.KEEP ? KEPT : GOES_LAST;
     for (SoakObject d : deleted) {
       if (d != s.root) {
-        out.add(new Before(d, s.root, GOES_LAST));
+        out.add(new Before(d, s.root, last));
       }
     }
     // a cascaded owner waits for a dependent it alone owns; one with other owners in the cascade

@@ -8,8 +8,13 @@ import dev.syncgc.e2e.soak.Oracle.Expectation;
 import dev.syncgc.e2e.soak.Scenario.Action;
 import dev.syncgc.e2e.soak.Scenario.Shape;
 import dev.syncgc.e2e.soak.SoakObject.Kind;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -103,7 +108,130 @@ class OracleTest {
   }
 
   @Test
+  void aNamespaceDeletionPromisesOnlyTheRootsCascadeGoesFirstNotAChildAKeeperKeeps() {
+    SoakObject keeper = new SoakObject(Kind.CLUSTER_WIDGET, null, "keeper");
+    SoakObject r = add("r");
+    SoakObject sole = add("sole", r);
+    SoakObject kept = add("kept", r, keeper);
+    SoakObject diamond = add("diamond", r, sole);
+    universe.add(keeper);
+    Scenario s = new Scenario("s", Shape.SYNC_ANNOTATION, Action.NAMESPACE, "ns");
+    s.root = r;
+    s.objects.addAll(List.of(r, sole, kept, diamond));
+    Expectation e = new Oracle(universe).expect(s);
+    assertEquals(Set.of(r, sole, kept, diamond), e.deleted(), "the namespace controller deletes all of them");
+    assertTrue(e.order().contains(new Before(sole, r, "a dependent of a synchronous root goes first")),
+        e.order().toString());
+    assertTrue(e.order().contains(new Before(diamond, r, "a dependent of a synchronous root goes first")),
+        "its other owner is in the cascade: " + e.order());
+    assertTrue(e.order().stream().noneMatch(b -> b.first() == kept),
+        "the keeper keeps it: syncgc drops its reference to r and lets r go (seed 776, round 4): " + e.order());
+  }
+
+  /** r owns a (which owns leaf) and held, another controller's finalizer holds past r's 3 s deadline. */
+  private Scenario timed(Scenario.Deadline deadline) {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    add("leaf", a);
+    SoakObject held = add("held", r);
+    held.holdMillis = Generator.HELD_MILLIS;
+    Scenario s = scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r);
+    s.deadline = deadline;
+    s.held = held;
+    return s;
+  }
+
+  private SoakObject named(String name) {
+    return universe.stream().filter(o -> o.name.equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void onTimeoutKeepKeepsEveryOrderAndTheOwnerAfterTheDependentHeldPastItsDeadline() {
+    Scenario s = timed(Scenario.Deadline.KEEP);
+    SoakObject r = named("r");
+    Expectation e = new Oracle(universe).expect(s);
+    assertEquals(Set.of(r, named("a"), named("leaf"), s.held), e.deleted());
+    assertTrue(e.order().contains(new Before(s.held, r, Oracle.KEPT)), e.order().toString());
+    assertTrue(e.order().contains(new Before(named("leaf"), r, Oracle.KEPT)), "transitively: " + e.order());
+    assertTrue(e.order().contains(new Before(named("leaf"), named("a"), Oracle.SOLE_OWNER)),
+        "a cascaded owner inherits Keep: " + e.order());
+    assertEquals(new Oracle.DeadlineRule(r, Scenario.Deadline.KEEP, Set.of(named("a"), named("leaf"), s.held)),
+        e.deadline());
+  }
+
+  @Test
+  void onTimeoutReleasePromisesNoOrderButADeadline() {
+    Scenario s = timed(Scenario.Deadline.RELEASE);
+    Expectation e = new Oracle(universe).expect(s);
+    assertEquals(4, e.deleted().size());
+    assertTrue(e.order().isEmpty(), "a released owner may go before its dependents: " + e.order());
+    assertEquals(Scenario.Deadline.RELEASE, e.deadline().onTimeout());
+    assertEquals(3, e.deadline().dependents().size());
+    Expectation none = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, named("r")));
+    assertEquals(null, none.deadline(), "no short deadline, no deadline rule");
+  }
+
+  @Test
+  void aKeepOwnerGoneBeforeItsHeldDependentIsAnOrderViolation() {
+    Scenario s = timed(Scenario.Deadline.KEEP);
+    Expectation e = new Oracle(universe).expect(s);
+    Map<String, Long> revisions = new HashMap<>(Map.of(named("leaf").etcdKey(), 10L, named("a").etcdKey(), 11L,
+        s.held.etcdKey(), 20L, named("r").etcdKey(), 21L));
+    assertEquals(List.of(), Checks.order(e, revisions::get));
+    revisions.put(named("r").etcdKey(), 15L); // released at its deadline, as Release would
+    List<String> violations = Checks.order(e, revisions::get);
+    assertEquals(1, violations.size(), violations.toString());
+    assertTrue(violations.get(0).contains("held") && violations.get(0).contains(Oracle.KEPT), violations.get(0));
+  }
+
+  private static final Instant T = Instant.parse("2030-01-01T00:00:00Z");
+  private static final Duration SLACK = Duration.ofSeconds(60);
+
+  private Terminating.Judgement judge(Scenario s, Instant ownerGone, Instant heldGone, Instant now) {
+    Expectation e = new Oracle(universe).expect(s);
+    Map<SoakObject, Instant> gone = new HashMap<>(Map.of(named("a"), T.minusSeconds(2), named("leaf"),
+        T.minusSeconds(2)));
+    if (heldGone != null) {
+      gone.put(s.held, heldGone);
+    }
+    return Terminating.judge(e.deadline(), T, ownerGone, gone, now, SLACK);
+  }
+
+  @Test
+  void aKeepOwnerIsBoundByItsLastDependentNotByItsDeadline() {
+    Scenario s = timed(Scenario.Deadline.KEEP);
+    Terminating.Judgement kept = judge(s, null, null, T.plusSeconds(300));
+    assertEquals(null, kept.violation(), "still kept long past its deadline while held remains: as SPEC says");
+    Terminating.Judgement ok = judge(s, T.plusSeconds(6), T.plusSeconds(5), T.plusSeconds(10));
+    assertEquals(null, ok.violation());
+    assertEquals(Duration.ofSeconds(1), ok.lateness());
+    assertTrue(ok.pastDeadline(), "kept past its deadline");
+    Terminating.Judgement early = judge(s, T.plusSeconds(1), null, T.plusSeconds(10));
+    assertTrue(early.violation() != null && early.violation().contains("held"), String.valueOf(early));
+    Terminating.Judgement late = judge(s, T.plusSeconds(66), T.plusSeconds(5), T.plusSeconds(70));
+    assertTrue(late.violation() != null && late.violation().contains("61000 ms"), String.valueOf(late));
+    Terminating.Judgement stuck = judge(s, null, T.plusSeconds(5), T.plusSeconds(66));
+    assertTrue(stuck.violation() != null && stuck.violation().contains("still Terminating"), String.valueOf(stuck));
+  }
+
+  @Test
+  void aReleaseOwnerIsBoundByItsDeadlineOrItsLastDependentIfEarlier() {
+    Scenario s = timed(Scenario.Deadline.RELEASE);
+    Terminating.Judgement atDeadline = judge(s, T.plusSeconds(2), null, T.plusSeconds(10));
+    assertEquals(null, atDeadline.violation(), "gone at its deadline, held still there: as SPEC says");
+    assertEquals(Duration.ofSeconds(2), atDeadline.lateness());
+    Terminating.Judgement late = judge(s, T.plusSeconds(61), T.plusSeconds(5), T.plusSeconds(70));
+    assertTrue(late.violation() != null && late.violation().contains("deadline"), String.valueOf(late));
+    Terminating.Judgement stuck = judge(s, null, null, T.plusSeconds(61));
+    assertTrue(stuck.violation() != null && stuck.violation().contains("still Terminating"), String.valueOf(stuck));
+    // every dependent gone before the deadline: the owner goes then, not at the deadline
+    Terminating.Judgement early = judge(s, T.plusSeconds(1), T.minusSeconds(1), T.plusSeconds(10));
+    assertEquals(Duration.ofSeconds(2), early.lateness(), "measured from the last dependent gone");
+  }
+
+  @Test
   void generatedRoundsAreTheSameForTheSameSeedAndEveryModelSetIsConsistent() {
+    Set<Shape> timed = new HashSet<>();
     for (long seed = 0; seed < 200; seed++) {
       Generator.Round a = new Generator(new Random(seed), 12).round("t", 1, 4);
       Generator.Round b = new Generator(new Random(seed), 12).round("t", 1, 4);
@@ -116,7 +244,17 @@ class OracleTest {
         for (Before order : e.order()) {
           assertTrue(e.deleted().contains(order.first()) && e.deleted().contains(order.then()), order.toString());
         }
+        if (s.timesOut()) {
+          assertTrue(e.deadline() != null && e.deadline().dependents().contains(s.held), "seed " + seed + " " + s);
+          assertTrue(s.held.owners.equals(List.of(s.root)) && !s.root.held(), "seed " + seed + " " + s);
+          assertEquals(s.deadline == Scenario.Deadline.KEEP, e.order().contains(new Before(s.held, s.root, Oracle.KEPT)),
+              "seed " + seed + " " + s);
+          if (s.deadline == Scenario.Deadline.KEEP) {
+            timed.add(s.shape);
+          }
+        }
       }
     }
+    assertEquals(Set.of(Shape.SYNC_ANNOTATION, Shape.SYNC_POLICY), timed, "Keep by annotation and by policy");
   }
 }

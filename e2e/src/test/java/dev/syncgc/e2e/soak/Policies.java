@@ -4,6 +4,7 @@ import dev.syncgc.e2e.support.TestCrds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,12 +22,22 @@ final class Policies {
     client.genericKubernetesResources(POLICY).resource(new GenericKubernetesResourceBuilder()
         .withApiVersion("syncgc.dev/v1alpha1").withKind("GarbageCollectionPolicy")
         .withNewMetadata().withName(s.policy).addToLabels(ROUND_LABEL, round).endMetadata()
-        .addToAdditionalProperties("spec", Map.of(
-            "kinds", List.of(Map.of("group", TestCrds.GROUP, "kind", "Widget"),
-                Map.of("group", TestCrds.GROUP, "kind", "ClusterWidget")),
-            "selector", Map.of("matchLabels", Map.of(LABEL, s.policy)),
-            "propagation", propagation))
+        .addToAdditionalProperties("spec", spec(s, propagation))
         .build()).create();
+  }
+
+  /** The policy's spec: a synchronous policy of a scenario with a short deadline sets it, and what it does. */
+  static Map<String, Object> spec(Scenario s, String propagation) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("kinds", List.of(Map.of("group", TestCrds.GROUP, "kind", "Widget"),
+        Map.of("group", TestCrds.GROUP, "kind", "ClusterWidget")));
+    spec.put("selector", Map.of("matchLabels", Map.of(LABEL, s.policy)));
+    spec.put("propagation", propagation);
+    if (s.timesOut()) {
+      spec.put("timeout", Oracle.TIMEOUT_MILLIS / 1000 + "s");
+      spec.put("onTimeout", s.deadline == Scenario.Deadline.KEEP ? Generator.KEEP : Generator.RELEASE);
+    }
+    return spec;
   }
 
   static void delete(KubernetesClient client, String name) {

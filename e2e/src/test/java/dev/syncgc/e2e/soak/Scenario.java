@@ -46,6 +46,19 @@ final class Scenario {
   /** How the deletion goes, as the model sees it. */
   enum Mode { SYNC, ORPHAN, BUILTIN, NAMESPACE, NONE }
 
+  /**
+   * A short deadline ({@link Oracle#TIMEOUT_MILLIS}) far shorter than the hold of {@link #held}, and
+   * what it does ({@code syncgc.dev/on-timeout}, SPEC "What a deadline does").
+   */
+  enum Deadline {
+    /** The operators' default deadline (10 min): never reached in a round. */
+    NONE,
+    /** {@code Release} (the default): the owner goes at its deadline, its dependents after it. */
+    RELEASE,
+    /** {@code Keep}: the owner stays marked as deleted past its deadline until its dependents are gone. */
+    KEEP
+  }
+
   final String id;
   final Shape shape;
   final Action action;
@@ -53,8 +66,10 @@ final class Scenario {
   final String namespace;
   final List<SoakObject> objects = new ArrayList<>();
   SoakObject root;
-  /** The root has a deadline far shorter than a held dependent's hold. */
-  boolean timesOut;
+  /** The root's short deadline, if any, and what it does; set by annotation or by the policy. */
+  Deadline deadline = Deadline.NONE;
+  /** With a short deadline: the root's dependent held by another controller's finalizer past it. */
+  SoakObject held;
   /** The policy's name for the policy shapes. */
   String policy;
   /** The dependent created just before the deletion (RACE). */
@@ -87,9 +102,15 @@ final class Scenario {
     return shape != Shape.BUILTIN && shape != Shape.LONE_RING;
   }
 
+  /** A short deadline set on a synchronous deletion. */
+  boolean timesOut() {
+    return deadline != Deadline.NONE;
+  }
+
   @Override
   public String toString() {
-    return id + " (" + shape + ", " + action + (timesOut ? ", times out" : "") + ", " + objects.size()
+    return id + " (" + shape + ", " + action + (deadline == Deadline.NONE ? ""
+        : ", " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline, on-timeout " + deadline) + ", " + objects.size()
         + " objects)";
   }
 }

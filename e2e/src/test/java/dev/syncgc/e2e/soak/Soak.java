@@ -56,7 +56,7 @@ final class Soak {
         Holds holds = new Holds(objects);
         Faults faults = new Faults(client, operators)) {
       await("a leading replica").atMost(Duration.ofSeconds(60)).until(() -> operators.leader().isPresent());
-      report.heapStart = heap(operators.leader().orElseThrow());
+      Heap heap = new Heap();
       AuditLog audit = new AuditLog(auditLogPath(), SoakOperators.USER);
       String prefix = "soak-" + Namespaces.randomSuffix(4);
       SoakContext ctx = new SoakContext(settings.seed(), client, objects, new Actions(client, objects), holds, etcd,
@@ -74,13 +74,23 @@ final class Soak {
         log.printf("[soak] seed %d round %d: %d scenarios, fault %s at +%d ms%n", settings.seed(), number,
             round.scenarios().size(), fault, delay);
         round.scenarios().forEach(s -> log.println("[soak]   " + s));
+        List<Heap.Sample> before = heap.sample(operators.replicas());
         SoakRound.Result result = new SoakRound(ctx, round, prefix + "-r" + number, fault, delay).run();
+        String heapLine = heap.round(number, before, heap.sample(operators.replicas()));
         log.printf("[soak] round %d: %s (%d deletions in flight); %d must go, %d must stay, longest %d ms,"
             + " %d violations%n", number, result.faultLine(), result.inFlight(), result.deleted(), result.survived(),
             result.longestMillis(),
             result.violations().size());
+        SoakRound.Deadlines d = result.deadlines();
+        if (d.release() + d.keep() > 0) {
+          log.printf("[soak]   short deadlines: %d Release, %d Keep (%d kept past the deadline), largest lateness"
+              + " after a bound %s ms (slack %d s)%n", d.release(), d.keep(), d.keptPastDeadline(),
+              d.latestMillis() == Long.MIN_VALUE ? "-" : Long.toString(d.latestMillis()),
+              Terminating.SLACK.toSeconds());
+        }
         result.violations().forEach(v -> log.println("[soak]   VIOLATION " + v));
-        report.add(result);
+        log.println("[soak]   heap after a full GC, same process: " + heapLine);
+        report.add(result, heapLine);
       }
       OperatorProcess leader = operators.leader().orElseThrow();
       report.graph = GraphCheck.check(client, leader);
@@ -93,7 +103,7 @@ final class Soak {
       for (String outcome : List.of("completed", "timed_out", "orphaned", "handed_over")) {
         report.outcomes.put(outcome, (long) sum(lives, "syncgc_deletions_finished_total", Map.of("outcome", outcome)));
       }
-      report.heapEnd = heap(leader);
+      report.heapLives = heap.lives();
       report.audit = ctx.auditCheck().counts();
       report.etcdReconnects = etcd.reconnects();
       report.exits = operators.exits().size();
@@ -108,14 +118,6 @@ final class Soak {
 
   private static double sum(List<String> lives, String name, Map<String, String> labels) {
     return lives.stream().mapToDouble(text -> Metrics.parse(text).sum(name, labels).orElse(0)).sum();
-  }
-
-  /** The replica's heap in use and its live data after the last full collection, in MiB. */
-  private static String heap(OperatorProcess replica) {
-    Metrics m = Metrics.parse(replica.metrics());
-    return String.format("%.0f MiB used, %.0f MiB live after GC (pid %d)",
-        m.sum("jvm_memory_used_bytes", Map.of("area", "heap")).orElse(0) / (1 << 20),
-        m.sum("jvm_gc_live_data_size_bytes", Map.of()).orElse(0) / (1 << 20), replica.pid());
   }
 
   private static Path auditLogPath() {

@@ -11,7 +11,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chaos soak. Short by default (one round per fault, small graphs: ~3 minutes); {@code make soak}
+ * The chaos soak. Short by default (one round per {@link Faults.Fault}, NONE included: 6 rounds of 4
+ * scenarios, trees of at most 12 objects; ~3 minutes); {@code make soak}
  * runs it long and writes docs/reliability.md. System properties: {@code syncgc.soak.seed} (replay),
  * {@code syncgc.soak.duration} (e.g. {@code 30m}), {@code syncgc.soak.scenarios} (per round),
  * {@code syncgc.soak.objects} (the most objects of one tree), {@code syncgc.soak.report} (where the

@@ -21,8 +21,11 @@ final class SoakReport {
   Duration took = Duration.ZERO;
   Map<String, Integer> audit = Map.of();
   double rejected429;
-  String heapStart = "-";
-  String heapEnd = "-";
+  /** Per round, each replica process's heap after a full GC before and after the round. */
+  final List<String> heapByRound = new ArrayList<>();
+  /** Every replica process sampled: its first and latest sample. */
+  List<Heap.Life> heapLives = List.of();
+  SoakRound.Deadlines deadlines = SoakRound.Deadlines.NONE;
   /** syncgc_deletions_finished_total by outcome, over every replica life that could be scraped. */
   final Map<String, Long> outcomes = new LinkedHashMap<>();
   int etcdReconnects;
@@ -35,8 +38,10 @@ final class SoakReport {
     this.seed = seed;
   }
 
-  void add(SoakRound.Result r) {
+  void add(SoakRound.Result r, String heapLine) {
     rounds.add(r);
+    heapByRound.add(heapLine);
+    deadlines = deadlines.plus(r.deadlines());
     violations.addAll(r.violations());
   }
 
@@ -81,23 +86,51 @@ final class SoakReport {
             : longest.longestMillis() + " ms, round " + longest.number() + " (" + longest.fault() + "): "
                 + longest.longest()))
         .append(row("deletions finished by outcome (syncgc_deletions_finished_total)", outcomes.toString()))
-        .append(row("leader's heap at the start", heapStart))
-        .append(row("leader's heap at the end (a replica killed or restarted meanwhile starts afresh)", heapEnd))
+        .append(row("heap after a full GC (jcmd GC.run), the longest-lived replica process", longestLife()))
         .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
         .append(row("graph vs a fresh LIST at the end", graph == null ? "equal" : graph))
-        .append(row("bound on every deletion (nothing Terminating past it)", SoakRound.SETTLE.toMinutes()
+        .append(row("owners with a " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline judged (nothing Terminating"
+            + " past its bound plus " + Terminating.SLACK.toSeconds() + " s)", deadlines.release() + " on-timeout Release"
+            + " (bound: the deadline, or the last dependent gone if earlier), " + deadlines.keep() + " on-timeout Keep"
+            + " (bound: the last dependent gone; never gone before it), of which " + deadlines.keptPastDeadline()
+            + " were kept past their deadline; " + deadlines.fromAction() + " deadlines not in the audit log (taken"
+            + " from the action)"))
+        .append(row("largest lateness after a bound", deadlines.latestMillis() == Long.MIN_VALUE ? "-"
+            : deadlines.latestMillis() + " ms, " + deadlines.latest()))
+        .append(row("the slack (" + Terminating.SLACK.toSeconds() + " s) covers", "a SIGKILLed leader's 15 s Lease"
+            + " running out, the other replica loading policies and rebuilding its graph from a LIST (a restarted"
+            + " JVM here: ~10 s); a kube-apiserver restart (~20 s) that may cost a replica its Lease; 429s retried"
+            + " with backoff under APF"))
+        .append(row("bound on every other deletion", SoakRound.SETTLE.toMinutes()
             + " min from the action, faults included (the operators' default deadline is "
             + SoakOperators.DEFAULT_TIMEOUT + ", so that only the scenarios given a 3 s timeout time out)"))
+        .append(row("survivors without syncgc's finalizer", "checked for every survivor once its owner's deletion"
+            + " ended (the round settles only when none holds it; otherwise a violation after "
+            + SoakRound.SETTLE.toMinutes() + " min)"))
         .append(row("violations", Integer.toString(violations.size())))
-        .append("\n## Rounds\n\n| round | fault | deletions in flight at the fault | objects | must go | must stay | longest ms |\n"
-            + "|---|---|---|---|---|---|---|\n");
-    for (SoakRound.Result r : rounds) {
+        .append("\n## Rounds\n\n| round | fault | deletions in flight at the fault | objects | must go | must stay | longest ms"
+            + " | heap after a full GC, before → after the round (same process) |\n"
+            + "|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < rounds.size(); i++) {
+      SoakRound.Result r = rounds.get(i);
       md.append("| ").append(r.number()).append(" | ").append(r.faultLine()).append(" | ")
           .append(r.fault() == Fault.NONE ? "-" : r.inFlight() + " of " + r.modes().values().stream()
               .mapToInt(Integer::intValue).sum()).append(" | ").append(r.objects())
           .append(" | ").append(r.deleted()).append(" | ").append(r.survived()).append(" | ")
-          .append(r.longestMillis()).append(" |\n");
+          .append(r.longestMillis()).append(" | ").append(heapByRound.get(i)).append(" |\n");
+    }
+    md.append("\n## Heap\n\nEach sample is taken right after a full collection that `jcmd <pid> GC.run` asks of"
+        + " that process, before a round creates anything and after its cleanup; only samples of the same process"
+        + " are compared (faults kill replicas, and a process started afresh says nothing about the one before)."
+        + " The graph's objects/edges, the deletions in progress and JOSDK's reconciliation queues are sampled"
+        + " with it; the operator exposes no tombstone count (its graph keeps at most 50 000).\n\n"
+        + "| replica | pid | first sample | heap, graph, in progress, queued | latest sample | heap, graph, in progress,"
+        + " queued |\n|---|---|---|---|---|---|\n");
+    for (Heap.Life l : heapLives) {
+      md.append("| ").append(l.first().replica()).append(" | ").append(l.first().pid()).append(" | ")
+          .append(l.firstWhen()).append(" | ").append(l.first().brief()).append(" | ").append(l.lastWhen())
+          .append(" | ").append(l.last().brief()).append(" |\n");
     }
     md.append("\n## Violations\n\n");
     if (violations.isEmpty()) {
@@ -110,6 +143,29 @@ final class SoakReport {
   void write(Path file) throws IOException {
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, markdown());
+  }
+
+  /** The process sampled over the most rounds: its first and latest heap. */
+  private String longestLife() {
+    Heap.Life best = null;
+    for (Heap.Life l : heapLives) {
+      if (best == null || span(l) > span(best)) {
+        best = l;
+      }
+    }
+    return best == null ? "-" : String.format("%.1f MiB (%s) → %.1f MiB (%s), %s, pid %d; every process below",
+        best.first().heapMiB(), best.firstWhen(), best.last().heapMiB(), best.lastWhen(), best.first().replica(),
+        best.first().pid());
+  }
+
+  /** How many rounds apart a process's first and latest samples are ("before round 3" counts as 2.5). */
+  private static double span(Heap.Life l) {
+    return when(l.lastWhen()) - when(l.firstWhen());
+  }
+
+  private static double when(String label) {
+    double n = Double.parseDouble(label.substring(label.lastIndexOf(' ') + 1));
+    return label.startsWith("before") ? n - 0.5 : n;
   }
 
   private static String row(String figure, String value) {

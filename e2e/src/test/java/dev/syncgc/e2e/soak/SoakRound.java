@@ -11,13 +11,17 @@ import dev.syncgc.e2e.support.Namespaces;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,7 +39,22 @@ final class SoakRound {
 
   /** {@code inFlight}: scenarios whose owner was still there when the fault struck. */
   record Result(int number, int objects, Fault fault, String faultLine, int inFlight, Map<Mode, Integer> modes,
-      int deleted, int survived, long longestMillis, String longest, List<String> violations) {}
+      int deleted, int survived, long longestMillis, String longest, Deadlines deadlines, List<String> violations) {}
+
+  /**
+   * The short deadlines judged ({@link Terminating}): owners with Release and with Keep, the Keep
+   * owners really kept past their deadline, deadlines not found in the audit log (taken from the
+   * action instead), and the largest lateness after a bound.
+   */
+  record Deadlines(int release, int keep, int keptPastDeadline, int fromAction, long latestMillis, String latest) {
+    static final Deadlines NONE = new Deadlines(0, 0, 0, 0, Long.MIN_VALUE, "");
+
+    Deadlines plus(Deadlines o) {
+      boolean later = o.latestMillis > latestMillis;
+      return new Deadlines(release + o.release, keep + o.keep, keptPastDeadline + o.keptPastDeadline,
+          fromAction + o.fromAction, later ? o.latestMillis : latestMillis, later ? o.latest : latest);
+    }
+  }
 
   private final SoakContext ctx;
   private final Round round;
@@ -64,8 +83,12 @@ final class SoakRound {
     String throttled = fault == Fault.THROTTLE ? ctx.faults().inject(fault) : null;
     long start = System.nanoTime();
     List<Future<?>> acts = new ArrayList<>();
+    Map<Scenario, Instant> actedAt = new ConcurrentHashMap<>();
     for (Scenario s : round.scenarios()) {
-      acts.add(ctx.workers().submit(() -> ctx.actions().perform(s)));
+      acts.add(ctx.workers().submit(() -> {
+        ctx.actions().perform(s);
+        actedAt.put(s, Instant.now());
+      }));
     }
     AtomicLong faultAt = new AtomicLong(start);
     Future<String> injected = throttled != null ? CompletableFuture.completedFuture(throttled)
@@ -109,13 +132,67 @@ final class SoakRound {
     }
     Map<String, String> keys = new LinkedHashMap<>();
     all.stream().filter(o -> o.uid != null).forEach(o -> keys.put(o.etcdKey(), o.uid));
-    ctx.auditCheck().check(ctx.audit().next(), mayDelete, keys).forEach(v -> violations.add(where(null) + v));
+    List<AuditLog.Request> requests = ctx.audit().next();
+    ctx.auditCheck().check(requests, mayDelete, keys).forEach(v -> violations.add(where(null) + v));
+    Deadlines deadlines = deadlines(expected, requests, actedAt);
     cleanup(all);
     ctx.audit().next(); // the cleanup's requests are not judged
     Map<Mode, Integer> modes = new LinkedHashMap<>();
     round.scenarios().forEach(s -> modes.merge(s.mode(), 1, Integer::sum));
     return new Result(round.number(), all.size(), fault, faultLine, inFlight, modes, deleted, survived,
-        longestMillis, longest, violations);
+        longestMillis, longest, deadlines, violations);
+  }
+
+  /**
+   * Invariant 3 for the scenarios with a short deadline, judged once the round settled: each
+   * owner's deletion against the deadline the operator recorded on it (its first successful PATCH
+   * setting {@code syncgc.dev/deadline}, from the audit log; if the log lacks it, the moment the
+   * action returned plus the timeout, which is earlier) and against its dependents' deletions.
+   */
+  private Deadlines deadlines(Map<Scenario, Expectation> expected, List<AuditLog.Request> requests,
+      Map<Scenario, Instant> actedAt) {
+    Map<String, Instant> recorded = new HashMap<>();
+    for (AuditLog.Request r : requests) {
+      if (r.succeeded() && r.verb().equals("patch") && r.deadline() != null) {
+        try {
+          recorded.putIfAbsent(r.key(), Instant.parse(r.deadline()));
+        } catch (DateTimeParseException e) {
+          violations.add(where(null) + "syncgc recorded a deadline that is no RFC 3339 time on " + r.key() + ": "
+              + r.line());
+        }
+      }
+    }
+    Deadlines out = Deadlines.NONE;
+    for (Map.Entry<Scenario, Expectation> e : expected.entrySet()) {
+      Oracle.DeadlineRule rule = e.getValue().deadline();
+      if (rule == null) {
+        continue;
+      }
+      Scenario s = e.getKey();
+      Instant deadline = recorded.get(rule.owner().etcdKey());
+      boolean fromAction = deadline == null;
+      if (fromAction) {
+        deadline = actedAt.getOrDefault(s, Instant.now()).plusMillis(Oracle.TIMEOUT_MILLIS);
+      }
+      Map<SoakObject, Instant> gone = new HashMap<>();
+      for (SoakObject d : rule.dependents()) {
+        Instant at = ctx.etcd().goneAt(d.etcdKey());
+        if (at != null) {
+          gone.put(d, at);
+        }
+      }
+      Terminating.Judgement j = Terminating.judge(rule, deadline, ctx.etcd().goneAt(rule.owner().etcdKey()), gone,
+          Instant.now(), Terminating.SLACK);
+      if (j.violation() != null) {
+        violations.add(where(s) + j.violation() + (fromAction ? " (no deadline in the audit log: the action's"
+            + " end plus " + Oracle.TIMEOUT_MILLIS + " ms)" : ""));
+      }
+      boolean keep = rule.onTimeout() == Scenario.Deadline.KEEP;
+      long late = j.lateness() == null ? Long.MIN_VALUE : j.lateness().toMillis();
+      out = out.plus(new Deadlines(keep ? 0 : 1, keep ? 1 : 0, keep && j.pastDeadline() ? 1 : 0, fromAction ? 1 : 0,
+          late, "round " + round.number() + " (" + fault + "), " + s));
+    }
+    return out;
   }
 
   private void create(List<SoakObject> all) {
