@@ -85,7 +85,7 @@ final class EdgeObjects {
   }
 
   ObjectMetadata read(ConfigMap cm) {
-    return new MetadataReader().read(StepExecutorIT.CONFIG_MAP, cm);
+    return new MetadataReader().read(EngineParts.CONFIG_MAP, cm);
   }
 
   ObjectMetadata read(String namespace, String name) {

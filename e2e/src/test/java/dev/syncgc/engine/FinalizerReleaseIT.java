@@ -111,7 +111,7 @@ class FinalizerReleaseIT {
     });
     KubeApi api = new KubeApi(client, new RateLimiter(1000, 1000), new SyncgcMetrics(new SimpleMeterRegistry()));
 
-    KubeApi.Result r = api.patch(StepExecutorIT.CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
+    KubeApi.Result r = api.patch(EngineParts.CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
         KubeApi.removeFinalizerPatch(seen.uid(), seen.finalizers(), Names.FINALIZER));
 
     assertTrue(r.conflict(), r.code() + " " + r.body());

@@ -13,20 +13,15 @@ import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.kube.Discovery;
-import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.MetadataReader;
-import dev.syncgc.kube.ObjectInformers;
-import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyStore;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -49,18 +43,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TestNamespace.Extension.class)
 class RingVerificationIT {
-  private static final TrackedKind CONFIG_MAP = StepExecutorIT.CONFIG_MAP;
+  private static final TrackedKind CONFIG_MAP = EngineParts.CONFIG_MAP;
 
   private final KubernetesClient client = TestCluster.get().client();
-  private final SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
-  private final KubeApi admin = new KubeApi(client, new RateLimiter(1000, 1000), metrics);
-  private final EdgeObjects objects = new EdgeObjects(client);
+  private final EngineParts parts = new EngineParts(client);
+  private final SyncgcMetrics metrics = parts.metrics;
+  private final KubeApi admin = parts.admin;
+  private final EdgeObjects objects = parts.objects;
   private final AtomicLong now = new AtomicLong(1);
-  private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofSeconds(10));
-  private final ParallelCalls calls = new ParallelCalls(2);
-  private final EventRecorder events = new EventRecorder(client, new RateLimiter(1000, 1000), metrics,
-      Clock.systemUTC(), Duration.ofMinutes(1), "edge-test");
-  private ObjectInformers informers;
 
   @BeforeAll
   static void aloneWithTheApiServer() {
@@ -69,13 +59,7 @@ class RingVerificationIT {
 
   @AfterEach
   void stop() {
-    objects.releaseAll();
-    if (informers != null) {
-      informers.close();
-    }
-    events.close();
-    calls.close();
-    queue.shutdown();
+    parts.close();
   }
 
   @Test
@@ -147,20 +131,11 @@ class RingVerificationIT {
   }
 
   private ObjectSync objectSync(TestNamespace ns, FreshnessBarrier barrier) throws Exception {
-    informers = new ObjectInformers(client, Set.of(ns.name()), Duration.ofSeconds(30), new ObjectInformers.ObjectEvents() {
-      @Override
-      public void upserted(TrackedKind kind, GenericKubernetesResource object) { }
-
-      @Override
-      public void deleted(TrackedKind kind, GenericKubernetesResource object) { }
-    });
-    informers.track(CONFIG_MAP).get(60, TimeUnit.SECONDS);
-    DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of);
-    StepExecutor executor = new StepExecutor(objects.graph(), admin, reporter, informers, queue, Clock.systemUTC(),
-        Duration.ofSeconds(30), calls);
+    StepExecutor executor = parts.executor(ns.name(), admin);
     PolicyStore policies = new PolicyStore(n -> Map.of(), List::of, () -> { });
     return new ObjectSync(objects.graph(), new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)), executor,
-        barrier, admin, events, metrics, informers, new Discovery(client, Duration.ofSeconds(10), Clock.systemUTC()),
-        policies, Clock.systemUTC());
+        barrier, admin, parts.events, metrics, parts.informers(), new Discovery(client, Duration.ofSeconds(10),
+        Clock.systemUTC()), policies, Clock.systemUTC());
   }
+
 }

@@ -17,26 +17,18 @@ import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.engine.StepExecutor.Next;
-import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.ObjectInformers;
-import dev.syncgc.kube.RateLimiter;
-import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,18 +42,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(TestNamespace.Extension.class)
 class StepExecutorIT {
-  static final TrackedKind CONFIG_MAP = new TrackedKind("", "v1", "ConfigMap", "configmaps", true);
-
   private final KubernetesClient client = TestCluster.get().client();
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final SyncgcMetrics metrics = new SyncgcMetrics(registry);
-  private final KubeApi admin = new KubeApi(client, new RateLimiter(1000, 1000), metrics);
-  private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofSeconds(10));
-  private final ParallelCalls calls = new ParallelCalls(4);
-  private final EventRecorder events = new EventRecorder(client, new RateLimiter(1000, 1000), metrics,
-      Clock.systemUTC(), Duration.ofMinutes(1), "edge-test");
-  private final EdgeObjects objects = new EdgeObjects(client);
-  private ObjectInformers informers;
+  private final EngineParts parts = new EngineParts(client);
+  private final SimpleMeterRegistry registry = parts.registry;
+  private final SyncgcMetrics metrics = parts.metrics;
+  private final KubeApi admin = parts.admin;
+  private final WorkQueue queue = parts.queue;
+  private final EdgeObjects objects = parts.objects;
 
   /** A running operator tracks ConfigMaps too and would act on these owners (release them, opted out). */
   @BeforeAll
@@ -71,28 +58,13 @@ class StepExecutorIT {
 
   @AfterEach
   void stop() {
-    objects.releaseAll();
-    if (informers != null) {
-      informers.close();
-    }
-    events.close();
-    calls.close();
-    queue.shutdown();
+    parts.close();
   }
 
   private StepExecutor executor(TestNamespace ns, KubeApi api) throws Exception {
-    informers = new ObjectInformers(client, Set.of(ns.name()), Duration.ofSeconds(30), new ObjectInformers.ObjectEvents() {
-      @Override
-      public void upserted(TrackedKind kind, GenericKubernetesResource object) { }
-
-      @Override
-      public void deleted(TrackedKind kind, GenericKubernetesResource object) { }
-    });
-    informers.track(CONFIG_MAP).get(60, TimeUnit.SECONDS);
-    DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of);
-    return new StepExecutor(objects.graph(), api, reporter, informers, queue, Clock.systemUTC(),
-        Duration.ofSeconds(30), calls);
+    return parts.executor(ns.name(), api);
   }
+
 
   private static DeletionSettings synchronous() {
     return DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(), Optional.empty());

@@ -1,0 +1,80 @@
+package dev.syncgc.engine;
+
+import dev.syncgc.kube.EventRecorder;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.ObjectInformers;
+import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The engine's parts wired as the operator wires them, against the real API server, for tests of
+ * one part at a time: metrics, an unlimited {@link KubeApi}, the work queue, parallel calls, Events
+ * and (once {@link #executor} is asked for) informers of ConfigMaps in one namespace. Closed after
+ * each test.
+ */
+final class EngineParts implements AutoCloseable {
+  static final TrackedKind CONFIG_MAP = new TrackedKind("", "v1", "ConfigMap", "configmaps", true);
+
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final SyncgcMetrics metrics = new SyncgcMetrics(registry);
+  final KubeApi admin;
+  final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofSeconds(10));
+  final ParallelCalls calls = new ParallelCalls(4);
+  final EventRecorder events;
+  final EdgeObjects objects;
+  private final KubernetesClient client;
+  private ObjectInformers informers;
+
+  EngineParts(KubernetesClient client) {
+    this.client = client;
+    this.admin = new KubeApi(client, new RateLimiter(1000, 1000), metrics);
+    this.events = new EventRecorder(client, new RateLimiter(1000, 1000), metrics, Clock.systemUTC(),
+        Duration.ofMinutes(1), "edge-test");
+    this.objects = new EdgeObjects(client);
+  }
+
+  /** Informers of ConfigMaps in {@code namespace} (their events unused), synced. */
+  ObjectInformers informers(String namespace) throws Exception {
+    informers = new ObjectInformers(client, Set.of(namespace), Duration.ofSeconds(30), new ObjectInformers.ObjectEvents() {
+      @Override
+      public void upserted(TrackedKind kind, GenericKubernetesResource object) { }
+
+      @Override
+      public void deleted(TrackedKind kind, GenericKubernetesResource object) { }
+    });
+    informers.track(CONFIG_MAP).get(60, TimeUnit.SECONDS);
+    return informers;
+  }
+
+  /** A StepExecutor on the graph of {@link #objects}, calling the API server through {@code api}. */
+  StepExecutor executor(String namespace, KubeApi api) throws Exception {
+    ObjectInformers watched = informers(namespace);
+    DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of);
+    return new StepExecutor(objects.graph(), api, reporter, watched, queue, Clock.systemUTC(), Duration.ofSeconds(30),
+        calls);
+  }
+
+  ObjectInformers informers() {
+    return informers;
+  }
+
+  @Override
+  public void close() {
+    objects.releaseAll();
+    if (informers != null) {
+      informers.close();
+    }
+    events.close();
+    calls.close();
+    queue.shutdown();
+  }
+}
