@@ -11,6 +11,8 @@
 #
 # Environment: SYNCGC_CACHE (default ~/.cache/syncgc), SYNCGC_DOCKER_ROOT (default $SYNCGC_CACHE/docker)
 set -euo pipefail
+# shellcheck source=toolchain/versions.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/toolchain/versions.sh"
 
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 ROOT=${SYNCGC_DOCKER_ROOT:-$CACHE/docker}
@@ -47,7 +49,7 @@ runc_wrapper() {
     (( (bounding >> i) & 1 )) || missing+=("CAP_${CAPS[i]}")
   done
   ((${#missing[@]})) || return 1
-  command -v jq >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null \
+  command -v jq >/dev/null || apt_install jq \
     || die "jq is needed for the runc wrapper; as root: apt-get install jq"
   local runc list
   runc=$(command -v runc) || die "runc is missing (Debian's docker.io installs it)"
@@ -90,9 +92,7 @@ cmd_up() {
   if ! command -v dockerd >/dev/null; then
     [[ $(id -u) == 0 ]] || die "dockerd is not installed; as root: apt-get install docker.io (or install Docker)"
     log "installing Debian's docker.io"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io >/dev/null 2>&1 \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker.io >/dev/null; } \
-      || die "cannot install docker.io with apt-get"
+    apt_install docker.io || die "cannot install docker.io with apt-get"
   fi
   [[ $(id -u) == 0 ]] || die "starting dockerd needs root (or start Docker yourself and set DOCKER_HOST)"
   mkdir -p "$ROOT/data" "$ROOT/exec"

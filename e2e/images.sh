@@ -13,6 +13,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=toolchain/versions.sh
+source "$HERE/toolchain/versions.sh"
 REPO=$(cd "$HERE/.." && pwd)
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 MIRROR=${SYNCGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -38,7 +40,7 @@ build_debian() {
   have "$DEBIAN" && return
   command -v debootstrap >/dev/null || {
     [[ $(id -u) == 0 ]] || die "debootstrap is missing; as root: apt-get install debootstrap"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+    apt_install debootstrap || die "cannot install debootstrap with apt-get"
   }
   local rootfs=$CACHE/images/rootfs-$SUITE
   rm -rf "$rootfs"

@@ -60,7 +60,7 @@ build_base_binaries() {
   # runc needs cgo for seccomp (Debian's libseccomp-dev and pkg-config)
   pkg-config --exists libseccomp 2>/dev/null || {
     [[ $(id -u) == 0 ]] || die "runc needs libseccomp-dev and pkg-config; as root: apt-get install libseccomp-dev pkg-config"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libseccomp-dev pkg-config >/dev/null
+    apt_install libseccomp-dev pkg-config || die "cannot install libseccomp-dev and pkg-config with apt-get"
   }
   CGO_ENABLED=1 go_install "$tmp" "github.com/opencontainers/runc@$RUNC_VERSION" -tags seccomp
   CGO_ENABLED=0 go_install "$tmp" "sigs.k8s.io/cri-tools/cmd/crictl@$CRICTL_VERSION"

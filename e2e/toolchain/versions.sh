@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# The versions of everything the e2e scripts build from Go modules, in one place; sourced by
-# cluster.sh (the local control plane), kind-images.sh and kind.sh. Caches are keyed by them.
+# The versions of everything the e2e scripts build from Go modules, in one place, and the helpers
+# those builds share; sourced by cluster.sh (the local control plane), docker.sh, images.sh,
+# kind-images.sh and kind.sh. Caches are keyed by the versions.
 
 K8S_VERSION=v1.36.3
 ETCD_VERSION=v3.6.16
@@ -28,4 +29,10 @@ ldflags_k8s() {
     flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
   done
   echo "$flags"
+}
+
+# Installs Debian packages as root, refreshing the package lists once if they are missing or stale.
+apt_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
 }
