@@ -16,8 +16,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=toolchain/versions.sh
-source "$HERE/toolchain/versions.sh"
+# shellcheck source=common.sh
+source "$HERE/common.sh"
 
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 BIN_K8S=$CACHE/bin/kubernetes-$K8S_VERSION

@@ -11,8 +11,8 @@
 #
 # Environment: SYNCGC_CACHE (default ~/.cache/syncgc), SYNCGC_DOCKER_ROOT (default $SYNCGC_CACHE/docker)
 set -euo pipefail
-# shellcheck source=toolchain/versions.sh
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/toolchain/versions.sh"
+# shellcheck source=common.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.sh"
 
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 ROOT=${SYNCGC_DOCKER_ROOT:-$CACHE/docker}
@@ -30,24 +30,13 @@ ours_running() {
   [[ -r /proc/$pid/cmdline ]] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$SOCK"
 }
 
-# Capability names by number (linux/capability.h), for the bounding set check below.
-CAPS=(CHOWN DAC_OVERRIDE DAC_READ_SEARCH FOWNER FSETID KILL SETGID SETUID SETPCAP LINUX_IMMUTABLE
-  NET_BIND_SERVICE NET_BROADCAST NET_ADMIN NET_RAW IPC_LOCK IPC_OWNER SYS_MODULE SYS_RAWIO SYS_CHROOT
-  SYS_PTRACE SYS_PACCT SYS_ADMIN SYS_BOOT SYS_NICE SYS_RESOURCE SYS_TIME SYS_TTY_CONFIG MKNOD LEASE
-  AUDIT_WRITE AUDIT_CONTROL SETFCAP MAC_OVERRIDE MAC_ADMIN SYSLOG WAKE_ALARM BLOCK_SUSPEND AUDIT_READ
-  PERFMON BPF CHECKPOINT_RESTORE)
-
 # Docker 20.10 gives a --privileged container (kind's nodes are) every capability the kernel knows,
 # and runc fails ("unable to apply caps") where this process's bounding set lacks one, as in a
 # sandbox without CAP_SYS_RESOURCE. Then dockerd gets a runc wrapper that leaves the missing ones
 # out of each container's spec. Returns 1 (no wrapper needed) when nothing is missing.
 runc_wrapper() {
-  local bounding last i missing=()
-  bounding=$((16#$(awk '/^CapBnd:/ {print $2}' /proc/self/status)))
-  last=$(cat /proc/sys/kernel/cap_last_cap)
-  for ((i = 0; i <= last && i < ${#CAPS[@]}; i++)); do
-    (( (bounding >> i) & 1 )) || missing+=("CAP_${CAPS[i]}")
-  done
+  local missing
+  mapfile -t missing < <(missing_capabilities)
   ((${#missing[@]})) || return 1
   command -v jq >/dev/null || apt_install jq \
     || die "jq is needed for the runc wrapper; as root: apt-get install jq"

@@ -13,8 +13,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=toolchain/versions.sh
-source "$HERE/toolchain/versions.sh"
+# shellcheck source=common.sh
+source "$HERE/common.sh"
 REPO=$(cd "$HERE/.." && pwd)
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 MIRROR=${SYNCGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -28,16 +28,10 @@ EXTRA_CA_DIR=${SYNCGC_EXTRA_CA_DIR:-/usr/local/share/ca-certificates}
 log() { printf '[images] %s\n' "$*" >&2; }
 die() { printf '[images] error: %s\n' "$*" >&2; exit 1; }
 
-have() { docker image inspect "$1" >/dev/null 2>&1; }
-
-require_docker() {
-  command -v docker >/dev/null || die "docker is not installed (e2e/docker.sh up installs and starts it)"
-  docker info >/dev/null 2>&1 || die "no Docker daemon at ${DOCKER_HOST:-the default socket}; run: eval \"\$(e2e/docker.sh up)\""
-}
 
 # A minimal Debian root file system, imported as an image: the base of every image here.
 build_debian() {
-  have "$DEBIAN" && return
+  have_image "$DEBIAN" && return
   command -v debootstrap >/dev/null || {
     [[ $(id -u) == 0 ]] || die "debootstrap is missing; as root: apt-get install debootstrap"
     apt_install debootstrap || die "cannot install debootstrap with apt-get"
@@ -66,7 +60,7 @@ build_debian() {
 build_packages() {
   local image=$1
   shift
-  have "$image" && return
+  have_image "$image" && return
   log "building $image ($*)"
   docker build --network host -q -t "$image" - >/dev/null <<EOF
 FROM $DEBIAN

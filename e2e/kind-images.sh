@@ -15,8 +15,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
-# shellcheck source=toolchain/versions.sh
-source "$HERE/toolchain/versions.sh"
+# shellcheck source=common.sh
+source "$HERE/common.sh"
 DEBIAN=syncgc/debian:bookworm
 BASE=syncgc/kind-base:$KIND_VERSION-bookworm
 NODE=${SYNCGC_KIND_NODE_IMAGE:-syncgc/kind-node:$K8S_VERSION}
@@ -28,13 +28,10 @@ WORK=$CACHE/images/kind
 
 log() { printf '[kind-images] %s\n' "$*" >&2; }
 die() { printf '[kind-images] error: %s\n' "$*" >&2; exit 1; }
-have() { docker image inspect "$1" >/dev/null 2>&1; }
-
 require() {
   command -v go >/dev/null || die "Go is required to build kind's parts (go.dev/dl)"
-  command -v docker >/dev/null || die "docker is not installed (e2e/docker.sh up installs and starts it)"
-  docker info >/dev/null 2>&1 || die "no Docker daemon at ${DOCKER_HOST:-the default socket}; run: eval \"\$(e2e/docker.sh up)\""
-  have "$DEBIAN" || die "$DEBIAN is missing; run: e2e/images.sh bases"
+  require_docker
+  have_image "$DEBIAN" || die "$DEBIAN is missing; run: e2e/images.sh bases"
 }
 
 kind_source() {
@@ -72,7 +69,7 @@ build_base_binaries() {
 
 cmd_base() {
   require
-  have "$BASE" && { log "$BASE present"; return; }
+  have_image "$BASE" && { log "$BASE present"; return; }
   build_base_binaries
   local ctx=$WORK/base-context src
   src=$(kind_source)
@@ -171,7 +168,7 @@ EOF
 cmd_node() {
   require
   [[ -x $BIN_ETCD/etcd && -x $BIN_K8S/kube-apiserver ]] || die "the control plane is not built; run: e2e/cluster.sh build"
-  if have "$NODE"; then log "$NODE present"; echo "$NODE"; return; fi
+  if have_image "$NODE"; then log "$NODE present"; echo "$NODE"; return; fi
   cmd_base
   build_node_binaries
   local images=() line name

@@ -20,8 +20,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 NAME=${SYNCGC_KIND_CLUSTER:-syncgc}
-# shellcheck source=toolchain/versions.sh
-source "$HERE/toolchain/versions.sh"
+# shellcheck source=common.sh
+source "$HERE/common.sh"
 IMAGE=syncgc/operator:dev
 RELEASE=syncgc
 NAMESPACE=syncgc-system
@@ -31,13 +31,6 @@ OFFLINE=${SYNCGC_OFFLINE:-}
 
 log() { printf '[kind] %s\n' "$*" >&2; }
 die() { printf '[kind] error: %s\n' "$*" >&2; exit 1; }
-
-require_docker() {
-  command -v docker >/dev/null \
-    || die "docker is not installed: install Docker (docs.docker.com/get-docker), or as root run: eval \"\$(e2e/docker.sh up)\""
-  docker info >/dev/null 2>&1 \
-    || die "the Docker daemon is not reachable at ${DOCKER_HOST:-the default socket}: start it (sudo systemctl start docker), or as root run: eval \"\$(e2e/docker.sh up)\""
-}
 
 # kind, helm and kubectl: from PATH, else built from their Go modules into the cache
 tool() {
@@ -82,15 +75,14 @@ node_image() {
 #   its Pods: containerd then keeps it no lower than its own (restrict_oom_score_adj, as kind does
 #   for rootless nodes).
 write_config() {
-  local file=$1 bounding
-  bounding=$((16#$(awk '/^CapBnd:/ {print $2}' /proc/self/status)))
+  local file=$1
   {
     printf 'kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n'
     [[ -n $OFFLINE && -z ${KIND_NODE_IMAGE:-} ]] && printf 'networking:\n  disableDefaultCNI: true\n'
     if [[ $(docker info --format '{{.CgroupVersion}}' 2>/dev/null) == 1 ]]; then
       printf 'kubeadmConfigPatches:\n- |\n  kind: KubeletConfiguration\n  failCgroupV1: false\n'
     fi
-    if (( ! ((bounding >> 24) & 1) )); then # 24: CAP_SYS_RESOURCE
+    if missing_capabilities | grep -qx CAP_SYS_RESOURCE; then
       printf 'containerdConfigPatches:\n- |-\n  [plugins."io.containerd.grpc.v1.cri"]\n    restrict_oom_score_adj = true\n'
     fi
   } >"$file"
@@ -146,6 +138,7 @@ cmd_up() {
 }
 
 cmd_down() {
+  require_docker # else kind lists no cluster and one that exists would be left behind
   KIND=$(tool kind)
   if cluster_exists; then
     "$KIND" delete cluster --name "$NAME" >&2
@@ -156,8 +149,10 @@ cmd_down() {
 }
 
 cmd_status() {
+  require_docker
   KIND=$(tool kind)
   if cluster_exists; then
+    "$KIND" get kubeconfig --name "$NAME" >"$KUBECONFIG_FILE"
     log "cluster $NAME exists; KUBECONFIG=$KUBECONFIG_FILE"
     KUBECONFIG=$KUBECONFIG_FILE "$(tool kubectl)" -n "$NAMESPACE" get pods >&2 || true
   else
