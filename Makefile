@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: bench-growth test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -83,7 +83,17 @@ bench: bench-jars ## benchmark against the built-in foreground deletion and the 
 	eval "$$(e2e/cluster.sh env)" && java -jar $(BENCH_JAR) compare $(BENCH_ARGS)
 	$(MAKE) --no-print-directory bench-plot
 
-bench-scale: bench-jars ## 100,000 tracked objects: heap per object, graph rebuild, latency (BENCH_ARGS)
+GROWTH_ARGS ?= --wide 1000,10000,100000 --tree 10x3,10x4,10x5 --repetitions 1 \
+  --contenders syncgc-unlimited,floor-unlimited,syncgc,floor,foreground-qps,foreground \
+  --only syncgc=wide-1000/tree-10x3/wide-10000/tree-10x4,floor=wide-1000/tree-10x3/wide-10000/tree-10x4 \
+  --only foreground-qps=wide-1000/tree-10x3/wide-10000/tree-10x4,foreground=wide-1000/tree-10x3/tree-10x4
+
+bench-growth: bench-jars ## cost as work grows, 1,000 to 100,000 objects (about 80 min; GROWTH_ARGS, BENCH_ARGS)
+	e2e/cluster.sh up >/dev/null
+	eval "$$(e2e/cluster.sh env)" && java -jar $(BENCH_JAR) compare --growth $(GROWTH_ARGS) $(BENCH_ARGS)
+	$(MAKE) --no-print-directory bench-plot
+
+bench-scale: bench-jars ## 100,000 tracked objects: heap per object, graph rebuild, latency, beside kube-controller-manager (BENCH_ARGS)
 	e2e/cluster.sh up >/dev/null
 	eval "$$(e2e/cluster.sh env)" && java -jar $(BENCH_JAR) scale $(BENCH_ARGS)
 
@@ -93,6 +103,7 @@ bench-jars:
 bench-plot: ## draw docs/benchmarks.png from docs/benchmarks.csv
 	python3 -c 'import matplotlib' 2>/dev/null || pip install --quiet matplotlib
 	python3 bench/plot.py docs/benchmarks.csv docs/benchmarks.png
+	[ ! -f docs/benchmarks-growth.csv ] || python3 bench/plot.py docs/benchmarks-growth.csv docs/benchmarks-growth.png --loglog
 
 clean:
 	$(MVN) -q clean

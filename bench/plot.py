@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots deletion time against the number of objects, per contender, from the CSV the benchmark writes.
 
-    python3 bench/plot.py [docs/benchmarks.csv] [docs/benchmarks.png]
+    python3 bench/plot.py [docs/benchmarks.csv] [docs/benchmarks.png] [--loglog]
 
 Median per workload and contender, error bars from min to max; trees joined by lines, wide
 workloads (one owner with N direct dependents) as squares.
@@ -36,8 +36,10 @@ def read(path):
 
 
 def main():
-    src = sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks.csv"
-    out = sys.argv[2] if len(sys.argv) > 2 else "docs/benchmarks.png"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    loglog = "--loglog" in sys.argv[1:]
+    src = args[0] if len(args) > 0 else "docs/benchmarks.csv"
+    out = args[1] if len(args) > 1 else "docs/benchmarks.png"
     if not os.path.isfile(src):
         print(f"{src} not found: run the benchmark first (make bench)")
         return
@@ -72,12 +74,19 @@ def main():
                         label=f"{label} ({shape})")
     xs_all = [k[2] for k in times]
     ys_all = [v for vs in times.values() for v in vs]
-    if max(xs_all) / max(1, min(xs_all)) > 5:
+    if loglog:
+        # A dotted line of slope 1 through the smallest syncgc point: linear growth runs parallel to it.
+        lo_x, hi_x = min(xs_all), max(xs_all)
+        ref = [k for k in times if k[0] in ("syncgc-unlimited", "syncgc") and k[2] == lo_x]
+        if ref:
+            y0 = statistics.median(times[ref[0]])
+            ax.plot([lo_x, hi_x], [y0, y0 * hi_x / lo_x], linestyle=":", color="gray", label="linear growth")
+    if loglog or max(xs_all) / max(1, min(xs_all)) > 5:
         ax.set_xscale("log")
         ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xticks(sorted(set(xs_all)))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    if max(ys_all) / max(1e-3, min(ys_all)) > 20:
+    if loglog or max(ys_all) / max(1e-3, min(ys_all)) > 20:
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.set_xlabel("objects in the tree (root included)")

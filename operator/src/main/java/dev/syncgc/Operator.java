@@ -9,6 +9,7 @@ import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.NamespaceLabels;
 import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.metrics.ProcessCpuSeconds;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyReconciler;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -68,6 +69,7 @@ public final class Operator {
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
+    new ProcessCpuSeconds().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     SyncgcMetrics metrics = new SyncgcMetrics(registry);
 

@@ -22,7 +22,7 @@ final class CompareCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(CompareCommand.class);
   static final List<String> HEADER = List.of("workload", "shape", "fan_out", "depth", "objects", "contender",
       "repetition", "seconds", "api_requests", "requests_by_verb", "heap_bytes", "leftover", "outcome",
-      "create_seconds", "load1");
+      "create_seconds", "load1", "cpu_seconds", "peak_heap_bytes", "live_heap_bytes");
 
   @Mixin Options opts;
 
@@ -44,6 +44,15 @@ final class CompareCommand implements Callable<Integer> {
       description = "Among syncgc, foreground (kcm at its default QPS), foreground-qps (kcm at --qps/--burst), floor, "
           + "syncgc-unlimited (--kube-api-qps 0), floor-unlimited (no token bucket) (default: ${DEFAULT-VALUE}).")
   List<String> contenderIds;
+
+  @Option(names = "--only", split = ",",
+      description = "Limit a contender to some workloads: CONTENDER=WORKLOAD/WORKLOAD..., e.g. "
+          + "foreground=wide-1000/tree-10x4 (the built-in collector at 20 QPS needs about 20 min for 11,111 objects).")
+  Map<String, String> only = new LinkedHashMap<>();
+
+  @Option(names = "--growth", description = "Write the results to --growth-csv (the report's section on cost as "
+      + "work grows) instead of --csv.")
+  boolean growth;
 
   @Option(names = "--floor-parallelism", defaultValue = "64",
       description = "DELETE requests the floor keeps in flight (default: ${DEFAULT-VALUE}).")
@@ -72,7 +81,8 @@ final class CompareCommand implements Callable<Integer> {
         Parallel createPool = new Parallel(opts.createParallelism, "create");
         Parallel deletePool = new Parallel(floorParallelism, "floor");
         SyncgcProcess syncgc = new SyncgcProcess(opts.operatorJar, cluster.kubeconfig,
-            opts.logs.resolve("operator-compare.log"))) {
+            opts.logs.resolve("operator-compare.log"), opts.operatorHeap);
+        KcmMetrics kcmMetrics = new KcmMetrics(opts.kcmUrl)) {
       Machine.describe(csv.meta, cluster);
       csv.meta.put("load_start", Machine.load());
       csv.meta.put("repetitions", Integer.toString(repetitions));
@@ -84,6 +94,9 @@ final class CompareCommand implements Callable<Integer> {
       csv.meta.put("floor_parallelism", Integer.toString(floorParallelism));
       csv.meta.put("settle", settleMs + " ms + 0.5 ms per object");
       csv.meta.put("note", opts.note);
+      csv.meta.put("operator_heap", opts.operatorHeap);
+      csv.meta.put("section", growth ? "growth" : "compare");
+      only.forEach((c, ws) -> csv.meta.put("only_" + c, ws.replace('/', ' ')));
       for (Contender c : contenders) {
         csv.meta.put("title_" + c.id(), c.title(opts.qps, opts.burst));
       }
@@ -94,8 +107,8 @@ final class CompareCommand implements Callable<Integer> {
       BenchCrd.install(cluster.client);
       removeStaleNamespaces(cluster);
       Kcm kcm = new Kcm(cluster, opts.logs, opts.qps, opts.burst);
-      Contender.Context ctx = new Contender.Context(cluster, syncgc, deletePool, opts.qps, opts.burst,
-          Duration.ofSeconds(runTimeoutSeconds));
+      Contender.Context ctx = new Contender.Context(cluster, syncgc, kcmMetrics.available() ? kcmMetrics : null,
+          deletePool, opts.qps, opts.burst, Duration.ofSeconds(runTimeoutSeconds));
       TreeBuilder builder = new TreeBuilder(cluster.api, createPool);
       try {
         for (int rep = 1; rep <= repetitions; rep++) {
@@ -114,7 +127,9 @@ final class CompareCommand implements Callable<Integer> {
                 syncgc.awaitReady(Duration.ofMinutes(5));
               }
               for (Workload w : workloads) {
-                csv.add(runOne(cluster, builder, ctx, run, w, c, rep));
+                if (runs(c, w)) {
+                  csv.add(runOne(cluster, builder, ctx, run, w, c, rep));
+                }
               }
               if (c.usesOperator()) {
                 syncgc.stop();
@@ -123,7 +138,7 @@ final class CompareCommand implements Callable<Integer> {
           }
           csv.meta.put("load_end", Machine.load());
           csv.meta.put("duration", Math.round((System.nanoTime() - begun) / 1e9) + " s");
-          csv.write(opts.csv); // keep what is done so far
+          csv.write(out()); // keep what is done so far
         }
       } finally {
         syncgc.stop();
@@ -132,18 +147,12 @@ final class CompareCommand implements Callable<Integer> {
     }
     csv.meta.put("load_end", Machine.load());
     csv.meta.put("duration", Math.round((System.nanoTime() - begun) / 1e9) + " s");
-    csv.write(opts.csv);
+    csv.write(out());
     System.out.println();
     System.out.println(Report.console(csv));
-    Report.writeMarkdown(opts.docs, Csv.read(opts.csv), Csv.read(opts.scaleCsv));
-    log.info("wrote {}, {} (plot: python3 bench/plot.py {} {})", opts.csv, opts.docs, opts.csv,
-        siblingPng(opts.docs));
+    Report.writeMarkdown(opts);
+    log.info("wrote {} and {} (make bench-plot draws the figures)", out(), opts.docs);
     return 0;
-  }
-
-  static Path siblingPng(Path md) {
-    String name = md.getFileName().toString().replaceAll("\\.md$", "");
-    return md.resolveSibling(name + ".png");
   }
 
   private final long begun = System.nanoTime();
@@ -165,15 +174,17 @@ final class CompareCommand implements Callable<Integer> {
       m = c.measure(ctx, tree);
     } catch (RuntimeException e) {
       log.error("{} on {} (repetition {}) failed: {}", c.id(), w.name(), rep, e.getMessage());
-      m = new Contender.Measurement(Double.NaN, Double.NaN, "", Double.NaN, "failed: " + e.getMessage());
+      m = Contender.Measurement.failed(e.getMessage());
     }
     long leftover = cluster.remainingItems(ns);
     cluster.deleteNamespace(ns);
-    log.info("r{} {} {} ({} objects, created in {}): {}{}{}{}  [{} s elapsed]", rep, w.name(), c.id(), tree.objects(),
+    log.info("r{} {} {} ({} objects, created in {}): {}{}{}{}{}  [{} s elapsed]", rep, w.name(), c.id(), tree.objects(),
         Fmt.seconds(createSeconds), Fmt.seconds(m.seconds()),
         Double.isFinite(m.apiRequests()) && c.usesOperator() ? ", " + Fmt.count(m.apiRequests()) + " requests ("
             + m.requestsByVerb() + ")" : "",
-        Double.isFinite(m.heapBytes()) ? ", heap " + Fmt.mib(m.heapBytes()) : "",
+        Double.isFinite(m.heapBytes()) ? ", heap " + Fmt.mib(m.heapBytes()) + " (peak " + Fmt.mib(m.peakHeapBytes())
+            + ", live at most " + Fmt.mib(m.liveHeapBytes()) + ")" : "",
+        Double.isFinite(m.cpuSeconds()) ? ", CPU " + Fmt.seconds(m.cpuSeconds()) : "",
         leftover > 0 ? ", " + leftover + " objects LEFT" : "", Math.round((System.nanoTime() - begun) / 1e9));
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("workload", w.name());
@@ -191,7 +202,20 @@ final class CompareCommand implements Callable<Integer> {
     row.put("outcome", m.outcome());
     row.put("create_seconds", Fmt.plain(createSeconds, 3));
     row.put("load1", load);
+    row.put("cpu_seconds", Fmt.plain(m.cpuSeconds(), 3));
+    row.put("peak_heap_bytes", Fmt.plain(m.peakHeapBytes(), 0));
+    row.put("live_heap_bytes", Fmt.plain(m.liveHeapBytes(), 0));
     return row;
+  }
+
+  private Path out() {
+    return growth ? opts.growthCsv : opts.csv;
+  }
+
+  /** Whether --only lets contender c run workload w. */
+  private boolean runs(Contender c, Workload w) {
+    String allowed = only.get(c.id());
+    return allowed == null || List.of(allowed.split("/")).contains(w.name());
   }
 
   private List<Workload> workloads() {

@@ -8,11 +8,21 @@ import java.util.Map;
 interface Contender {
   List<String> IDS = List.of("syncgc", "foreground", "foreground-qps", "floor", "syncgc-unlimited", "floor-unlimited");
 
-  /** What a run gives: seconds, and for syncgc its API requests and heap; NaN where not measured. */
-  record Measurement(double seconds, double apiRequests, String requestsByVerb, double heapBytes, String outcome) {}
+  /**
+   * What a run gives: seconds; the requests and CPU seconds of whoever did the deleting (syncgc, or
+   * kube-controller-manager as a whole); syncgc's heap after a full GC at the end, its peak occupancy and its
+   * largest live heap after a collection during the run. NaN where not measured.
+   */
+  record Measurement(double seconds, double apiRequests, String requestsByVerb, double heapBytes, double cpuSeconds,
+      double peakHeapBytes, double liveHeapBytes, String outcome) {
+    static Measurement failed(String why) {
+      return new Measurement(Double.NaN, Double.NaN, "", Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+          "failed: " + why);
+    }
+  }
 
-  /** What a contender may use during a run. */
-  record Context(Cluster cluster, SyncgcProcess syncgc, Parallel deletePool, double qps, int burst,
+  /** What a contender may use during a run; kcm is null when kube-controller-manager's metrics cannot be read. */
+  record Context(Cluster cluster, SyncgcProcess syncgc, KcmMetrics kcm, Parallel deletePool, double qps, int burst,
       Duration timeout) {}
 
   String id();

@@ -47,7 +47,8 @@ final class FloorContender implements Contender {
       bucket.acquire();
       api.delete(tree.namespace(), root.name(), root.uid(), "Background");
       double seconds = Contender.secondsUntilGone(watch, start, ctx.timeout());
-      return new Measurement(seconds, tree.objects(), "delete=" + tree.objects(), Double.NaN, "ok");
+      return new Measurement(seconds, tree.objects(), "delete=" + tree.objects(), Double.NaN, Double.NaN, Double.NaN,
+          Double.NaN, "ok");
     }
   }
 }

@@ -21,6 +21,11 @@ final class Options {
       description = "Every run of `compare`, one row each (default: ${DEFAULT-VALUE}).")
   Path csv;
 
+  @Option(names = "--growth-csv", defaultValue = "docs/benchmarks-growth.csv",
+      description = "The report's cost-as-work-grows section is read from here: `compare --csv` it to fill it "
+          + "(default: ${DEFAULT-VALUE}).")
+  Path growthCsv;
+
   @Option(names = "--scale-csv", defaultValue = "docs/benchmarks-scale.csv",
       description = "The figures of `scale` (default: ${DEFAULT-VALUE}).")
   Path scaleCsv;
@@ -28,6 +33,16 @@ final class Options {
   @Option(names = "--logs", defaultValue = "bench/target/logs",
       description = "Operator and kube-controller-manager restart logs (default: ${DEFAULT-VALUE}).")
   Path logs;
+
+  @Option(names = "--operator-heap", defaultValue = "256m",
+      description = "The operator JVM's -Xmx: the heap it must do its work in (default: ${DEFAULT-VALUE}, issue 12's "
+          + "bound for a 100,000-object cascade; the chart's default 1Gi memory limit gives it 768m).")
+  String operatorHeap;
+
+  @Option(names = "--kcm-url", defaultValue = "https://127.0.0.1:${env:SYNCGC_KCM_PORT:-16257}",
+      description = "kube-controller-manager's secure port, for its /metrics and /debug/pprof/heap (default: "
+          + "${DEFAULT-VALUE}).")
+  String kcmUrl;
 
   @Option(names = "--qps", defaultValue = "200",
       description = "syncgc's default client QPS: the floor's and the raised kube-controller-manager's (default: ${DEFAULT-VALUE}).")

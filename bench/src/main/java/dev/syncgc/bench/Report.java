@@ -128,25 +128,38 @@ final class Report {
     return out.toString();
   }
 
-  static void writeMarkdown(Path md, Optional<Csv> compare, Optional<Csv> scale) throws IOException {
+  /** docs/benchmarks.md from the three result files of opts (compare, growth, scale); a missing one is named. */
+  static void writeMarkdown(Options opts) throws IOException {
+    Path md = opts.docs;
+    Optional<Csv> compare = Csv.read(opts.csv);
+    Optional<Csv> growth = Csv.read(opts.growthCsv);
+    Optional<Csv> scale = Csv.read(opts.scaleCsv);
     StringBuilder out = new StringBuilder();
     out.append("# Benchmarks\n\n");
-    out.append("Written by the benchmark tool in `bench/` (`make bench`, `make bench-scale`) from `")
-        .append(name(md, ".csv")).append("` and `").append(name(md, "-scale.csv"))
-        .append("`; the next run rewrites it. Issue 5 asked for these figures; its targets are at the end.\n\n");
+    out.append("Written by the benchmark tool in `bench/` (`make bench`, `make bench-growth`, `make bench-scale`) from `")
+        .append(opts.csv.getFileName()).append("`, `").append(opts.growthCsv.getFileName()).append("` and `")
+        .append(opts.scaleCsv.getFileName()).append("`; each run rewrites it. Issues 5 and 12 asked for these "
+            + "figures; their targets are at the end.\n\n");
     Summary s = compare.map(Summary::of).orElse(null);
     if (s != null) {
       compareSection(out, s, name(md, ".png"));
     } else {
       out.append("## Deletion time\n\nNot run yet: `make bench`.\n\n");
     }
-    ScaleResult scaleResult = scale.map(ScaleResult::of).orElse(null);
+    Summary g = growth.map(Summary::of).orElse(null);
+    if (g != null) {
+      GrowthSection.write(out, g, name(md, "-growth.png"));
+    } else {
+      out.append("## Cost as work grows\n\nNot run yet: `make bench-growth`.\n\n");
+    }
+    ScaleSection.Result scaleResult = scale.map(ScaleSection.Result::of).orElse(null);
     if (scaleResult != null) {
-      scaleSection(out, scaleResult);
+      ScaleSection.write(out, scaleResult);
     } else {
       out.append("## Scale\n\nNot run yet: `make bench-scale`.\n\n");
     }
     targets(out, s, scaleResult);
+    GrowthSection.targets(out, g, scaleResult);
     if (md.getParent() != null) {
       Files.createDirectories(md.getParent());
     }
@@ -157,7 +170,7 @@ final class Report {
     return md.getFileName().toString().replaceAll("\\.md$", "") + suffix;
   }
 
-  private static void runLine(StringBuilder out, Map<String, String> meta) {
+  static void runLine(StringBuilder out, Map<String, String> meta) {
     if (!meta.getOrDefault("note", "").isBlank()) {
       out.append("> **").append(meta.get("note")).append("**\n\n");
     }
@@ -251,64 +264,7 @@ final class Report {
         : Fmt.ratio(r) + " (" + String.format(Locale.ROOT, "%.1f", r) + "× slower)";
   }
 
-  /** The figures of the scale benchmark. */
-  record ScaleResult(Csv csv, Map<String, Stats> figures) {
-    static ScaleResult of(Csv csv) {
-      Map<String, List<Double>> values = new LinkedHashMap<>();
-      for (Map<String, String> row : csv.rows) {
-        values.computeIfAbsent(row.get("figure"), k -> new ArrayList<>()).add(Csv.number(row, "value"));
-      }
-      Map<String, Stats> figures = new LinkedHashMap<>();
-      values.forEach((k, v) -> figures.put(k, Stats.of(v)));
-      return new ScaleResult(csv, figures);
-    }
-
-    Stats get(String figure) {
-      return figures.getOrDefault(figure, Stats.of(List.of()));
-    }
-  }
-
-  private static void scaleSection(StringBuilder out, ScaleResult r) {
-    Map<String, String> meta = r.csv.meta;
-    out.append("## Scale: ").append(Fmt.count(r.get("objects").median())).append(" tracked objects\n\n");
-    runLine(out, meta);
-    out.append("**Method.** The tool creates ").append(Fmt.count(r.get("objects").median()))
-        .append(" `BenchItem` objects with small bodies in ").append(meta.getOrDefault("namespaces", "?"))
-        .append(" namespaces (one owner for every ").append(meta.getOrDefault("dependents", "?"))
-        .append(" dependents, which name it in `ownerReferences`), in parallel, while the operator is stopped. "
-        + "Heap: a fresh operator on the cluster without them, after `jcmd GC.run`, is the baseline; with the "
-        + "objects, the same after start-up; per object = (heap with − baseline) / objects. Start-up: from "
-        + "starting the JVM until `/readyz` answers 200 (graph built from every kind's initial list); the log's "
-        + "`starting` to `graph built objects=N` is the part after the JVM's own start. Latency: with the "
-        + "objects tracked, an owner annotated `Synchronous` with ")
-        .append(meta.getOrDefault("latency_dependents", "3"))
-        .append(" dependents is deleted, and a watch on the dependents reports the first one marked for "
-        + "deletion or gone. ").append(meta.getOrDefault("repetitions", "?"))
-        .append(" start-ups; median, min–max.\n\n");
-    out.append("| figure | median | min–max | n |\n|---|---:|---:|---:|\n");
-    row(out, "objects created", r.get("objects"), Fmt::count);
-    Stats create = r.get("create_seconds");
-    out.append("| creating them | ").append(Fmt.seconds(create.median())).append(" (")
-        .append(Fmt.count(r.get("objects").median() / create.median())).append(" objects/s) | | 1 |\n");
-    row(out, "objects in syncgc's graph (`syncgc_graph_objects`)", r.get("graph_objects"), Fmt::count);
-    row(out, "operator heap, without the objects, after full GC", r.get("baseline_heap_bytes"), Fmt::mib);
-    row(out, "operator heap, with the objects, after full GC", r.get("heap_bytes"), Fmt::mib);
-    row(out, "**heap per tracked object**", r.get("heap_per_object_bytes"),
-        v -> Double.isFinite(v) ? String.format(Locale.ROOT, "%.0f B", v) : "–");
-    row(out, "**start-up until /readyz 200**", r.get("ready_seconds"), Fmt::seconds);
-    row(out, "log: `starting` → `graph built`", r.get("graph_build_seconds"), Fmt::seconds);
-    row(out, "owner's DELETE → first dependent marked or gone", r.get("latency_seconds"),
-        v -> Double.isFinite(v) ? String.format(Locale.ROOT, "%.0f ms", v * 1000) : "–");
-    out.append('\n');
-  }
-
-  private static void row(StringBuilder out, String label, Stats s, java.util.function.DoubleFunction<String> f) {
-    out.append("| ").append(label).append(" | ").append(s.empty() ? "–" : f.apply(s.median())).append(" | ")
-        .append(s.count() > 1 ? f.apply(s.min()) + " – " + f.apply(s.max()) : "").append(" | ")
-        .append(s.count()).append(" |\n");
-  }
-
-  private static void targets(StringBuilder out, Summary s, ScaleResult r) {
+  private static void targets(StringBuilder out, Summary s, ScaleSection.Result r) {
     out.append("## Targets of issue 5\n\n| target | figures | met? |\n|---|---|---|\n");
     if (s != null) {
       target(out, "syncgc at least 10× faster than the built-in foreground deletion at its defaults", s,

@@ -14,7 +14,7 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     var compare = Csv.read(opts.csv);
     compare.ifPresent(c -> System.out.println(Report.console(c)));
-    Report.writeMarkdown(opts.docs, compare, Csv.read(opts.scaleCsv));
+    Report.writeMarkdown(opts);
     System.out.println("wrote " + opts.docs);
     return 0;
   }

@@ -58,14 +58,15 @@ final class ScaleCommand implements Callable<Integer> {
   boolean keep;
 
   private final Csv csv = new Csv(HEADER);
+  private final long begun = System.nanoTime();
 
   @Override
   public Integer call() throws Exception {
-    long begun = System.nanoTime();
     try (Cluster cluster = Cluster.connect(opts.clusterScript);
         Parallel pool = new Parallel(opts.createParallelism, "create");
         SyncgcProcess syncgc = new SyncgcProcess(opts.operatorJar, cluster.kubeconfig,
-            opts.logs.resolve("operator-scale.log"))) {
+            opts.logs.resolve("operator-scale.log"), opts.operatorHeap);
+        KcmMetrics kcmMetrics = new KcmMetrics(opts.kcmUrl)) {
       Machine.describe(csv.meta, cluster);
       csv.meta.put("load_start", Machine.load());
       csv.meta.put("namespaces", Integer.toString(namespaces));
@@ -73,67 +74,108 @@ final class ScaleCommand implements Callable<Integer> {
       csv.meta.put("repetitions", Integer.toString(repetitions));
       csv.meta.put("latency_dependents", Integer.toString(latencyDependents));
       csv.meta.put("note", opts.note);
+      csv.meta.put("operator_heap", opts.operatorHeap);
+      csv.meta.put("kcm_qps", Fmt.num(opts.qps) + "/" + opts.burst);
       BenchCrd.install(cluster.client);
       cluster.deleteNamespacesAndWait(RUN, 1800);
-
-      syncgc.start();
-      syncgc.awaitReady(Duration.ofMinutes(5));
-      Thread.sleep(3000);
-      double baseline = Math.min(syncgc.heapAfterGc(), syncgc.heapAfterGc());
-      add("baseline_heap_bytes", 0, baseline);
-      log.info("fresh operator, empty cluster: heap {} after full GC, {} objects in its graph", Fmt.mib(baseline),
-          Fmt.count(syncgc.graphObjects()));
-      syncgc.stop();
-
-      long t0 = System.nanoTime();
-      int created = create(cluster, pool);
-      double createSeconds = (System.nanoTime() - t0) / 1e9;
-      add("objects", 0, created);
-      add("create_seconds", 0, createSeconds);
-      log.info("created {} objects in {} ({} per second)", Fmt.count(created), Fmt.seconds(createSeconds),
-          Fmt.count(created / createSeconds));
-      Thread.sleep(5000);
-
-      String latencyNs = "syncgc-bench-scale-latency";
-      cluster.createNamespace(latencyNs, RUN);
-      for (int rep = 1; rep <= repetitions; rep++) {
-        syncgc.start();
-        Duration ready = syncgc.awaitReady(Duration.ofMinutes(15));
-        double[] built = syncgc.graphBuilt();
-        Thread.sleep(2000);
-        double heap = syncgc.heapAfterGc();
-        double graph = syncgc.graphObjects();
-        add("ready_seconds", rep, ready.toMillis() / 1000.0);
-        if (built != null) {
-          add("graph_build_seconds", rep, built[0]);
+      // kube-controller-manager restarted with syncgc's QPS (its cascade below), and its collector known to watch
+      // bench items before its heap is read.
+      Kcm kcm = new Kcm(cluster, opts.logs, opts.qps, opts.burst);
+      boolean withKcm = kcmMetrics.available();
+      double kcmAdds0 = 0;
+      try {
+        if (withKcm) {
+          kcm.ensure(Kcm.Mode.RAISED);
+          kcmMetrics.awaitGraphSettled(0, 120);
+          kcmAdds0 = kcmMetrics.graphChanges();
+          double kcmBaseline = Math.min(kcmMetrics.heapAfterGc(), kcmMetrics.heapAfterGc());
+          add("kcm_baseline_heap_bytes", 0, kcmBaseline);
+          log.info("kube-controller-manager, empty cluster: heap {} after a forced GC", Fmt.mib(kcmBaseline));
         }
-        add("graph_objects", rep, graph);
-        add("heap_bytes", rep, heap);
-        add("heap_per_object_bytes", rep, (heap - baseline) / created);
-        log.info("start-up {}: ready after {}, graph built in {} (log), {} objects in the graph, heap {} after "
-            + "full GC: {} B per object", rep, Fmt.seconds(ready.toMillis() / 1000.0),
-            built == null ? "?" : Fmt.seconds(built[0]), Fmt.count(graph), Fmt.mib(heap),
-            Math.round((heap - baseline) / created));
-        if (rep == repetitions) {
-          for (int i = 1; i <= latencySamples; i++) {
-            double latency = latency(cluster, latencyNs, i);
-            add("latency_seconds", i, latency);
-            log.info("latency {}: owner's DELETE to first dependent marked or gone: {} ms", i,
-                Math.round(latency * 1000));
-          }
-        }
-        syncgc.stop();
+        run(cluster, pool, syncgc, withKcm ? kcmMetrics : null, kcmAdds0);
+      } finally {
+        kcm.restore();
       }
       csv.meta.put("load_end", Machine.load());
       csv.meta.put("duration", Math.round((System.nanoTime() - begun) / 1e9) + " s");
       csv.write(opts.scaleCsv);
-      Report.writeMarkdown(opts.docs, Csv.read(opts.csv), Csv.read(opts.scaleCsv));
+      Report.writeMarkdown(opts);
       log.info("wrote {} and {}", opts.scaleCsv, opts.docs);
       if (!keep) {
         cluster.deleteNamespacesAndWait(RUN, 1800);
       }
     }
     return 0;
+  }
+
+  private void run(Cluster cluster, Parallel pool, SyncgcProcess syncgc, KcmMetrics kcm, double kcmAdds0)
+      throws Exception {
+    syncgc.start();
+    syncgc.awaitReady(Duration.ofMinutes(5));
+    Thread.sleep(3000);
+    double baseline = Math.min(syncgc.heapAfterGc(), syncgc.heapAfterGc());
+    add("baseline_heap_bytes", 0, baseline);
+    log.info("fresh operator, empty cluster: heap {} after full GC, {} objects in its graph", Fmt.mib(baseline),
+        Fmt.count(syncgc.graphObjects()));
+    syncgc.stop();
+
+    long t0 = System.nanoTime();
+    int created = create(cluster, pool);
+    double createSeconds = (System.nanoTime() - t0) / 1e9;
+    add("objects", 0, created);
+    add("create_seconds", 0, createSeconds);
+    log.info("created {} objects in {} ({} per second)", Fmt.count(created), Fmt.seconds(createSeconds),
+        Fmt.count(created / createSeconds));
+    if (kcm != null) {
+      kcm.awaitGraphSettled(kcmAdds0 + created, 900);
+      double kcmHeap = Math.min(kcm.heapAfterGc(), kcm.heapAfterGc());
+      add("kcm_heap_bytes", 0, kcmHeap);
+      double kcmBaseline = csvValue("kcm_baseline_heap_bytes");
+      add("kcm_heap_per_object_bytes", 0, (kcmHeap - kcmBaseline) / created);
+      log.info("kube-controller-manager with the objects: heap {} after a forced GC: {} B per object",
+          Fmt.mib(kcmHeap), Math.round((kcmHeap - kcmBaseline) / created));
+    }
+    Thread.sleep(5000);
+
+    String latencyNs = "syncgc-bench-scale-latency";
+    cluster.createNamespace(latencyNs, RUN);
+    for (int rep = 1; rep <= repetitions; rep++) {
+      syncgc.start();
+      Duration ready = syncgc.awaitReady(Duration.ofMinutes(15));
+      double[] built = syncgc.graphBuilt();
+      Thread.sleep(2000);
+      double heap = syncgc.heapAfterGc();
+      double graph = syncgc.graphObjects();
+      add("ready_seconds", rep, ready.toMillis() / 1000.0);
+      if (built != null) {
+        add("graph_build_seconds", rep, built[0]);
+      }
+      add("graph_objects", rep, graph);
+      add("heap_bytes", rep, heap);
+      add("heap_per_object_bytes", rep, (heap - baseline) / created);
+      log.info("start-up {}: ready after {}, graph built in {} (log), {} objects in the graph, heap {} after "
+          + "full GC: {} B per object", rep, Fmt.seconds(ready.toMillis() / 1000.0),
+          built == null ? "?" : Fmt.seconds(built[0]), Fmt.count(graph), Fmt.mib(heap),
+          Math.round((heap - baseline) / created));
+      if (rep == repetitions) {
+        for (int i = 1; i <= latencySamples; i++) {
+          double latency = latency(cluster, latencyNs, i);
+          add("latency_seconds", i, latency);
+          log.info("latency {}: owner's DELETE to first dependent marked or gone: {} ms", i,
+              Math.round(latency * 1000));
+        }
+        if (kcm != null && namespaces >= 2) {
+          Cascade.bySyncgc(cluster, pool, syncgc, "syncgc-bench-scale-0", this::add);
+          Cascade.byKcm(cluster, pool, kcm, "syncgc-bench-scale-1", this::add);
+        }
+      }
+      syncgc.stop();
+    }
+  }
+
+  private double csvValue(String figure) {
+    return csv.rows.stream().filter(r -> figure.equals(r.get("figure"))).mapToDouble(r -> Csv.number(r, "value"))
+        .findFirst().orElse(Double.NaN);
   }
 
   private void add(String figure, int repetition, double value) {

@@ -78,8 +78,17 @@ final class SyncgcContender implements Contender {
 
   @Override
   public Measurement measure(Context ctx, Tree tree) throws InterruptedException {
+    try {
+      return measureSyncgc(ctx, tree);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private Measurement measureSyncgc(Context ctx, Tree tree) throws InterruptedException, java.io.IOException {
     SyncgcProcess op = ctx.syncgc();
     String before = op.metrics();
+    long gcMark = op.gcMark();
     double seconds;
     Tree.Node root = tree.root();
     try (RootWatch watch = new RootWatch(ctx.cluster().client, tree.namespace(), root.name(), root.uid())) {
@@ -100,7 +109,10 @@ final class SyncgcContender implements Contender {
         .collect(Collectors.joining(";"));
     double timedOut = Prom.sum(after, "syncgc_deletions_finished_total", "outcome=\"timed_out\"")
         - Prom.sum(before, "syncgc_deletions_finished_total", "outcome=\"timed_out\"");
+    double cpu = Prom.sum(after, "process_cpu_seconds_total", null) - Prom.sum(before, "process_cpu_seconds_total", null);
+    GcLog.Peak peak = op.gcSince(gcMark); // before the full GC below
     double heap = op.heapAfterGc();
-    return new Measurement(seconds, requests, byVerb, heap, timedOut > 0 ? "timed_out" : "ok");
+    return new Measurement(seconds, requests, byVerb, heap, cpu, peak.beforeBytes(), peak.afterBytes(),
+        timedOut > 0 ? "timed_out" : "ok");
   }
 }

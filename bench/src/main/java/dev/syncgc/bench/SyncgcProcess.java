@@ -35,19 +35,24 @@ final class SyncgcProcess implements AutoCloseable {
   private final Path jar;
   private final Path kubeconfig;
   private final Path logFile;
+  private final Path gcLog;
+  private final String heap;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private Process process;
   private int port;
   private long startNanos;
   private long logOffset;
 
-  SyncgcProcess(Path jar, Path kubeconfig, Path logFile) {
+  /** @param heap the JVM's maximum heap (-Xmx), e.g. 256m; its collections are logged beside logFile */
+  SyncgcProcess(Path jar, Path kubeconfig, Path logFile, String heap) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("operator jar " + jar + " not found: mvn -pl operator -am package -DskipTests");
     }
     this.jar = jar;
     this.kubeconfig = kubeconfig;
     this.logFile = logFile;
+    this.gcLog = logFile.resolveSibling(logFile.getFileName().toString().replaceAll("\\.log$", "") + "-gc.log");
+    this.heap = heap;
   }
 
   boolean running() {
@@ -63,7 +68,8 @@ final class SyncgcProcess implements AutoCloseable {
       return;
     }
     port = freePort();
-    List<String> command = new ArrayList<>(List.of(javaBin("java"), "-jar", jar.toString(),
+    List<String> command = new ArrayList<>(List.of(javaBin("java"), "-Xmx" + heap,
+        "-Xlog:gc:file=" + gcLog.toAbsolutePath() + ":uptime", "-jar", jar.toString(),
         "--http-port", Integer.toString(port), "--http-address", "127.0.0.1"));
     command.addAll(extraArgs);
     Files.createDirectories(logFile.getParent());
@@ -122,6 +128,24 @@ final class SyncgcProcess implements AutoCloseable {
 
   Map<String, Double> apiRequestsByVerb() {
     return Prom.byLabel(metrics(), "syncgc_api_requests_total", "verb");
+  }
+
+  /** process_cpu_seconds_total: CPU time the operator's JVM has used since it started. */
+  double cpuSeconds() {
+    return metric("process_cpu_seconds_total", null);
+  }
+
+  String heap() {
+    return heap;
+  }
+
+  /** Where the GC log stands now; {@link #gcSince} reads the collections after it. */
+  long gcMark() {
+    return GcLog.size(gcLog);
+  }
+
+  GcLog.Peak gcSince(long mark) throws IOException {
+    return GcLog.since(gcLog, mark);
   }
 
   double graphObjects() {

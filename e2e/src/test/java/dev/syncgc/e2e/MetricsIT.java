@@ -234,6 +234,9 @@ class MetricsIT {
         "jvm_memory_used_bytes: " + m.lines("jvm_memory_used_bytes"));
     assertTrue(m.sum(JOSDK_METRIC, Map.of("kind", "GarbageCollectionPolicy")).isPresent(),
         JOSDK_METRIC + " present; operator_sdk metrics: " + m.namesStartingWith("operator_sdk"));
+    // the name Prometheus' process collector (and kube-controller-manager) uses, for one query across both
+    assertTrue(m.sum("process_cpu_seconds_total", Map.of()).orElse(0) > 0,
+        "process_cpu_seconds_total: " + m.namesStartingWith("process_"));
   }
 
   @Test
