@@ -8,6 +8,7 @@ import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.NamespaceLabels;
+import dev.syncgc.kube.ClientConfigs;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.ProcessCpuSeconds;
 import dev.syncgc.metrics.SyncgcMetrics;
@@ -56,7 +57,7 @@ public final class Operator {
   public int run() throws Exception {
     log.info("starting config=\"{}\"", config);
     Clock clock = Clock.systemUTC();
-    Config clientConfig = new ConfigBuilder(Config.autoConfigure(null))
+    Config clientConfig = new ConfigBuilder(ClientConfigs.withoutTokenRefreshForCertificates(Config.autoConfigure(null)))
         .withMaxConcurrentRequests(1024)
         .withMaxConcurrentRequestsPerHost(1024)
         .build();

@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.kube.ClientConfigs;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -52,7 +53,7 @@ final class Cluster implements AutoCloseable {
           + script + " up");
     }
     System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE, kubeconfig.toString());
-    Config config = new ConfigBuilder(Config.autoConfigure(null))
+    Config config = new ConfigBuilder(ClientConfigs.withoutTokenRefreshForCertificates(Config.autoConfigure(null)))
         .withMaxConcurrentRequests(1024)
         .withMaxConcurrentRequestsPerHost(1024)
         .withRequestTimeout(120_000)

@@ -81,7 +81,7 @@ final class CompareCommand implements Callable<Integer> {
         Parallel createPool = new Parallel(opts.createParallelism, "create");
         Parallel deletePool = new Parallel(floorParallelism, "floor");
         SyncgcProcess syncgc = new SyncgcProcess(opts.operatorJar, cluster.kubeconfig,
-            opts.logs.resolve("operator-compare.log"), opts.operatorHeap);
+            opts.logs.resolve("operator-compare.log"), opts.operatorHeap, opts.operatorJvmOptions);
         KcmMetrics kcmMetrics = new KcmMetrics(opts.kcmUrl)) {
       Machine.describe(csv.meta, cluster);
       csv.meta.put("load_start", Machine.load());

@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.kube.ClientConfigs;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,7 +26,8 @@ final class KcmMetrics implements AutoCloseable {
   KcmMetrics(String url) {
     this.url = url.replaceAll("/+$", "");
     // Its serving certificate is self-signed; the client certificate is the admin's of KUBECONFIG.
-    Config config = new ConfigBuilder(Config.autoConfigure(null)).withMasterUrl(this.url).withTrustCerts(true)
+    Config config = new ConfigBuilder(ClientConfigs.withoutTokenRefreshForCertificates(Config.autoConfigure(null)))
+        .withMasterUrl(this.url).withTrustCerts(true)
         .withDisableHostnameVerification(true).withRequestTimeout(60_000).build();
     this.client = new KubernetesClientBuilder().withConfig(config).build();
   }

@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.kube.CommonPool;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,6 +15,7 @@ public final class Main implements Runnable {
   @Spec CommandSpec spec;
 
   public static void main(String[] args) {
+    CommonPool.ensureParallelism(); // the floor's HTTP client as the operator's
     System.exit(new CommandLine(new Main()).execute(args));
   }
 

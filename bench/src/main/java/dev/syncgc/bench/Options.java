@@ -39,6 +39,11 @@ final class Options {
           + "bound for a 100,000-object cascade; the chart's default 1Gi memory limit gives it 768m).")
   String operatorHeap;
 
+  @Option(names = "--operator-jvm-option",
+      description = "An extra JVM option for the operator, repeatable; e.g. to profile a run: "
+          + "--operator-jvm-option=-XX:StartFlightRecording=filename=bench/target/operator.jfr,settings=profile")
+  java.util.List<String> operatorJvmOptions = new java.util.ArrayList<>();
+
   @Option(names = "--kcm-url", defaultValue = "https://127.0.0.1:${env:SYNCGC_KCM_PORT:-16257}",
       description = "kube-controller-manager's secure port, for its /metrics and /debug/pprof/heap (default: "
           + "${DEFAULT-VALUE}).")

@@ -65,7 +65,7 @@ final class ScaleCommand implements Callable<Integer> {
     try (Cluster cluster = Cluster.connect(opts.clusterScript);
         Parallel pool = new Parallel(opts.createParallelism, "create");
         SyncgcProcess syncgc = new SyncgcProcess(opts.operatorJar, cluster.kubeconfig,
-            opts.logs.resolve("operator-scale.log"), opts.operatorHeap);
+            opts.logs.resolve("operator-scale.log"), opts.operatorHeap, opts.operatorJvmOptions);
         KcmMetrics kcmMetrics = new KcmMetrics(opts.kcmUrl)) {
       Machine.describe(csv.meta, cluster);
       csv.meta.put("load_start", Machine.load());

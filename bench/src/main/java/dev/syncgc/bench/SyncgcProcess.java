@@ -37,6 +37,7 @@ final class SyncgcProcess implements AutoCloseable {
   private final Path logFile;
   private final Path gcLog;
   private final String heap;
+  private final List<String> jvmOptions;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private Process process;
   private int port;
@@ -44,7 +45,7 @@ final class SyncgcProcess implements AutoCloseable {
   private long logOffset;
 
   /** @param heap the JVM's maximum heap (-Xmx), e.g. 256m; its collections are logged beside logFile */
-  SyncgcProcess(Path jar, Path kubeconfig, Path logFile, String heap) {
+  SyncgcProcess(Path jar, Path kubeconfig, Path logFile, String heap, List<String> jvmOptions) {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("operator jar " + jar + " not found: mvn -pl operator -am package -DskipTests");
     }
@@ -53,6 +54,7 @@ final class SyncgcProcess implements AutoCloseable {
     this.logFile = logFile;
     this.gcLog = logFile.resolveSibling(logFile.getFileName().toString().replaceAll("\\.log$", "") + "-gc.log");
     this.heap = heap;
+    this.jvmOptions = List.copyOf(jvmOptions);
   }
 
   boolean running() {
@@ -69,8 +71,10 @@ final class SyncgcProcess implements AutoCloseable {
     }
     port = freePort();
     List<String> command = new ArrayList<>(List.of(javaBin("java"), "-Xmx" + heap,
-        "-Xlog:gc:file=" + gcLog.toAbsolutePath() + ":uptime", "-jar", jar.toString(),
-        "--http-port", Integer.toString(port), "--http-address", "127.0.0.1"));
+        "-Xlog:gc:file=" + gcLog.toAbsolutePath() + ":uptime"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar.toString(), "--http-port", Integer.toString(port), "--http-address",
+        "127.0.0.1"));
     command.addAll(extraArgs);
     Files.createDirectories(logFile.getParent());
     Files.writeString(logFile, "=== " + Instant.now() + " " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
