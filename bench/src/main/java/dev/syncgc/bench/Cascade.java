@@ -22,8 +22,11 @@ final class Cascade {
 
   private Cascade() {}
 
-  /** Owners annotated Synchronous; once each carries syncgc's finalizer, a plain DELETE of each. */
-  static void bySyncgc(Cluster cluster, Parallel pool, SyncgcProcess syncgc, String ns, Sink out)
+  /**
+   * Owners annotated Synchronous; once each carries syncgc's finalizer, a plain DELETE of each. Figures
+   * named cascade_WHO_...
+   */
+  static void bySyncgc(Cluster cluster, Parallel pool, SyncgcProcess syncgc, String ns, String who, Sink out)
       throws InterruptedException {
     List<GenericKubernetesResource> owners = owners(cluster, ns);
     var items = cluster.client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(ns);
@@ -54,7 +57,7 @@ final class Cascade {
     Thread.sleep(1000); // requests that trail the last release (Events)
     double cpu = syncgc.cpuSeconds() - cpu0;
     double requests = syncgc.apiRequests() - requests0;
-    report(out, "syncgc", ns, objects, seconds, cpu, requests);
+    report(out, who, ns, objects, seconds, cpu, requests);
   }
 
   /** Each owner deleted with propagationPolicy Foreground: kube-controller-manager's collector does the rest. */

@@ -183,7 +183,7 @@ final class CompareCommand implements Callable<Integer> {
         Double.isFinite(m.apiRequests()) && c.usesOperator() ? ", " + Fmt.count(m.apiRequests()) + " requests ("
             + m.requestsByVerb() + ")" : "",
         Double.isFinite(m.heapBytes()) ? ", heap " + Fmt.mib(m.heapBytes()) + " (peak " + Fmt.mib(m.peakHeapBytes())
-            + ", live at most " + Fmt.mib(m.liveHeapBytes()) + ")" : "",
+            + ", after GC at most " + Fmt.mib(m.liveHeapBytes()) + ")" : "",
         Double.isFinite(m.cpuSeconds()) ? ", CPU " + Fmt.seconds(m.cpuSeconds()) : "",
         leftover > 0 ? ", " + leftover + " objects LEFT" : "", Math.round((System.nanoTime() - begun) / 1e9));
     Map<String, Object> row = new LinkedHashMap<>();

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * The operator's own account of its heap: {@code -Xlog:gc:file=...} writes one line per collection,
  * e.g. {@code GC(7) Pause Young (Normal) (G1 Evacuation Pause) 151M->23M(256M) 4.1ms}. The largest
  * "before" of a window is the peak heap occupancy in it (the heap only grows between collections); the
- * largest "after" is the most the heap held live. Read from a byte offset, so no sampling is needed.
+ * largest "after" bounds the live data from above (a young collection leaves the old generation as it
+ * is, dead objects included). Read from a byte offset, so no sampling is needed.
  */
 final class GcLog {
   private static final Pattern SIZES = Pattern.compile("(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");

@@ -1,6 +1,7 @@
 package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
 import java.util.ArrayDeque;
@@ -26,8 +27,15 @@ import java.util.Set;
 public final class DependencyGraph {
 
   private static final class Node {
+    /** The one instance of this uid (and of the name the first reference gave) that every record shares. */
+    final String uid;
+    String name; // null until a reference or the object names it
     ObjectMetadata meta; // null: virtual
     Set<String> dependents; // null: none
+
+    Node(String uid) {
+      this.uid = uid;
+    }
 
     boolean addDependent(String uid) {
       if (dependents == null) {
@@ -76,11 +84,12 @@ public final class DependencyGraph {
     if (tombstones.containsKey(object.uid())) {
       return Set.of();
     }
-    Node node = nodes.computeIfAbsent(object.uid(), k -> new Node());
+    Node node = nodes.computeIfAbsent(object.uid(), Node::new);
     ObjectMetadata previous = node.meta;
     if (previous != null && previous.resourceVersion() > object.resourceVersion()) {
       return Set.of();
     }
+    object = shared(object, node);
     if (previous == null) {
       observed++;
     }
@@ -100,9 +109,40 @@ public final class DependencyGraph {
     }
     for (String owner : now) {
       affected.add(owner);
-      nodes.computeIfAbsent(owner, k -> new Node()).addDependent(object.uid());
+      nodes.computeIfAbsent(owner, Node::new).addDependent(object.uid());
     }
     return affected;
+  }
+
+  /**
+   * The object with the uid and name strings the graph already holds: an owner's uid and name are
+   * otherwise one copy in the owner and one in each dependent's reference (about 130 bytes per
+   * reference). Equal strings only, so nothing but memory changes.
+   */
+  private ObjectMetadata shared(ObjectMetadata object, Node node) {
+    ObjectRef ref = object.ref();
+    String name = node.name != null && node.name.equals(ref.name()) ? node.name : ref.name();
+    node.name = name;
+    boolean changed = node.uid != ref.uid() || name != ref.name();
+    List<OwnerLink> owners = new ArrayList<>(object.owners().size());
+    for (OwnerLink link : object.owners()) {
+      Node owner = nodes.computeIfAbsent(link.uid(), Node::new);
+      if (owner.name == null) {
+        owner.name = link.name();
+      }
+      String ownerName = owner.name.equals(link.name()) ? owner.name : link.name();
+      if (owner.uid != link.uid() || ownerName != link.name()) {
+        changed = true;
+        link = new OwnerLink(owner.uid, link.apiVersion(), link.kind(), ownerName);
+      }
+      owners.add(link);
+    }
+    if (!changed) {
+      return object;
+    }
+    return new ObjectMetadata(new ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), name, node.uid),
+        object.resourceVersion(), owners, object.finalizers(), object.deletionTimestamp(),
+        object.deletionGracePeriodSeconds(), object.annotations(), object.labels());
   }
 
   /**

@@ -24,6 +24,34 @@ class DependencyGraphTest {
   }
 
   @Test
+  void anOwnersUidAndNameAreOneInstanceWhicheverArrivesFirst() {
+    for (boolean ownerFirst : new boolean[] {true, false}) {
+      DependencyGraph g = TestObjects.graph();
+      // each record with its own copies of the strings, as two deserialized objects have
+      ObjectMetadata owner = obj(new String("o")).build();
+      ObjectMetadata d1 = obj("d1").ownedBy(new OwnerLink(new String("o"), "example.com/v1", "Widget", new String("o"))).build();
+      ObjectMetadata d2 = obj("d2").ownedBy(new OwnerLink(new String("o"), "example.com/v1", "Widget", new String("o"))).build();
+      if (ownerFirst) {
+        g.upsert(owner);
+      }
+      g.upsert(d1);
+      g.upsert(d2);
+      if (!ownerFirst) {
+        g.upsert(owner);
+      }
+      String uid = g.get("o").uid();
+      String name = g.get("o").ref().name();
+      for (String d : List.of("d1", "d2")) {
+        OwnerLink l = g.get(d).owners().get(0);
+        assertTrue(l.uid() == uid, "owner first " + ownerFirst + ": " + d + "'s reference shares the uid");
+        assertTrue(l.name() == name, "owner first " + ownerFirst + ": " + d + "'s reference shares the name");
+        assertEquals(l, g.get(d).owners().get(0));
+      }
+      assertEquals(Set.of("d1", "d2"), dependents(g, "o"));
+    }
+  }
+
+  @Test
   void upsertIndexesDependentUnderEachOwner() {
     DependencyGraph g = graphOf(obj("a").build(), obj("b").build(), obj("d").ownedBy("a", "b").build());
 
