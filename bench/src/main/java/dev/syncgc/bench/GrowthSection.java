@@ -147,7 +147,8 @@ final class GrowthSection {
     } else {
       out.append("| heap and CPU beside kube-controller-manager | not measured (`make bench-scale`) | – |\n");
     }
-    out.append('\n');
+    out.append("\nWhat the profiles showed, what was fixed, and what bounds each missed target: "
+        + "[performance.md](performance.md).\n\n");
   }
 
   private static void ratioTarget(StringBuilder out, Report.Summary g, String shape, String syncgc, String floor,
