@@ -111,7 +111,7 @@ final class Cascade {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  static Map<String, String> annotations(GenericKubernetesResource r) {
+  private static Map<String, String> annotations(GenericKubernetesResource r) {
     return r.getMetadata().getAnnotations() == null ? new HashMap<>() : r.getMetadata().getAnnotations();
   }
 }

@@ -95,7 +95,6 @@ final class CompareCommand implements Callable<Integer> {
       csv.meta.put("settle", settleMs + " ms + 0.5 ms per object");
       csv.meta.put("note", opts.note);
       csv.meta.put("operator_heap", opts.operatorHeap);
-      csv.meta.put("section", growth ? "growth" : "compare");
       only.forEach((c, ws) -> csv.meta.put("only_" + c, ws.replace('/', ' ')));
       for (Contender c : contenders) {
         csv.meta.put("title_" + c.id(), c.title(opts.qps, opts.burst));

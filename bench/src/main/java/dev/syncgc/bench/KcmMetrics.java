@@ -32,10 +32,6 @@ final class KcmMetrics implements AutoCloseable {
     this.client = new KubernetesClientBuilder().withConfig(config).build();
   }
 
-  static String defaultUrl() {
-    return "https://127.0.0.1:" + System.getenv().getOrDefault("SYNCGC_KCM_PORT", "16257");
-  }
-
   /** The text of /metrics; fails with the endpoint named when it cannot be read. */
   String metrics() {
     String text = client.raw(url + "/metrics");

@@ -139,10 +139,6 @@ final class SyncgcProcess implements AutoCloseable {
     return metric("process_cpu_seconds_total", null);
   }
 
-  String heap() {
-    return heap;
-  }
-
   /** Where the GC log stands now; {@link #gcSince} reads the collections after it. */
   long gcMark() {
     return GcLog.size(gcLog);
