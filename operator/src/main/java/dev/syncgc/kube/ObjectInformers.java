@@ -40,9 +40,11 @@ public final class ObjectInformers implements AutoCloseable {
   });
 
   /**
-   * Objects per page of an informer's LIST (client-go's reflector pages by 500 as well). Unpaged, the
-   * initial list of 100,000 objects arrived as one response of over 100 MB and the operator ran out of a
-   * 256 MiB heap before its graph was built (the scale benchmark); pages bound that to a page's worth.
+   * Objects per page of an informer's LIST (client-go's page size). Unpaged, the initial list of
+   * 100,000 objects arrived as one response of over 100 MB and the operator ran out of a 256 MiB heap
+   * before its graph was built (the scale benchmark); pages bound that to a page's worth. With a limit
+   * Fabric8 lists without resourceVersion=0, so the API server pages a consistent read instead of
+   * answering from its watch cache in one piece.
    */
   static final long LIST_PAGE = 500;
 
