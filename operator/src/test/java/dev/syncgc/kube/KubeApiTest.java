@@ -5,20 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.syncgc.kube.ScriptedApiServer.Answer;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.metrics.SyncgcMetrics;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,42 +23,22 @@ class KubeApiTest {
   private static final ObjectRef CM = new ObjectRef("v1", "ConfigMap", "ns", "cm", "uid-1");
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
-  private HttpServer server;
-  private KubernetesClient client;
+  private ScriptedApiServer server;
 
-  /** Answers: status, Retry-After (or null), body. */
-  record Answer(int code, String retryAfter, String body) {}
-
-  private KubeApi api(Function<HttpExchange, Answer> script) throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/", exchange -> {
-      seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
-      Answer a = script.apply(exchange);
-      if (a.retryAfter() != null) {
-        exchange.getResponseHeaders().set("Retry-After", a.retryAfter());
-      }
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(a.code(), body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    server.start();
-    client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
-        .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
-        .withRequestRetryBackoffLimit(0).build()).build();
-    return new KubeApi(client, RateLimiter.unlimited(), new SyncgcMetrics(registry));
+  private KubeApi api(Function<HttpExchange, Answer> script) {
+    server = new ScriptedApiServer(script);
+    return new KubeApi(server.client, RateLimiter.unlimited(), new SyncgcMetrics(registry));
   }
 
   @AfterEach
   void stop() {
-    if (client != null) {
-      client.close();
-    }
     if (server != null) {
-      server.stop(0);
+      server.close();
     }
+  }
+
+  private List<String> seen() {
+    return server.seen();
   }
 
   private double requests(String verb, String code) {
@@ -80,8 +54,8 @@ class KubeApiTest {
     KubeApi.Result r = api.delete(CONFIGMAPS, CM, 7, null);
 
     assertTrue(r.ok(), r.message());
-    assertEquals(3, seen.size(), "two refused, the third carried out: " + seen);
-    assertTrue(seen.stream().allMatch(s -> s.equals("DELETE /api/v1/namespaces/ns/configmaps/cm")), seen.toString());
+    assertEquals(3, seen().size(), "two refused, the third carried out: " + seen());
+    assertTrue(seen().stream().allMatch(s -> s.equals("DELETE /api/v1/namespaces/ns/configmaps/cm")), seen().toString());
     assertEquals(2, requests("delete", "429"));
     assertEquals(1, requests("delete", "200"));
   }
@@ -93,7 +67,7 @@ class KubeApiTest {
     KubeApi.Result r = api.patch(CONFIGMAPS, CM, KubeApi.MERGE_PATCH, "{}");
 
     assertEquals(429, r.code());
-    assertEquals(1 + TooManyRequests.MAX_RETRIES, seen.size());
+    assertEquals(1 + TooManyRequests.MAX_RETRIES, seen().size());
     assertEquals(1 + TooManyRequests.MAX_RETRIES, requests("patch", "429"));
   }
 
@@ -104,7 +78,7 @@ class KubeApiTest {
     KubeApi.Result r = api.delete(CONFIGMAPS, CM, 7, null);
 
     assertTrue(r.conflict());
-    assertEquals(1, seen.size());
+    assertEquals(1, seen().size());
   }
 
   @Test
@@ -128,7 +102,7 @@ class KubeApiTest {
 
     assertEquals(List.of("one", "two", "three"), names);
     assertEquals(7, listedAt, "the version of the first page");
-    assertTrue(seen.stream().allMatch(s -> s.startsWith("GET /api/v1/namespaces/ns/configmaps?limit=500")), seen.toString());
+    assertTrue(seen().stream().allMatch(s -> s.startsWith("GET /api/v1/namespaces/ns/configmaps?limit=500")), seen().toString());
     assertEquals(1, requests("list", "429"));
     assertEquals(2, requests("list", "200"));
   }
@@ -142,7 +116,7 @@ class KubeApiTest {
 
     assertEquals(403, e.getCode());
     assertTrue(e.getMessage().contains("forbidden"), e.getMessage());
-    assertEquals(List.of("GET /api/v1/configmaps?limit=500"), List.copyOf(seen));
+    assertEquals(List.of("GET /api/v1/configmaps?limit=500"), seen());
   }
 
   private static String page(String resourceVersion, String continueToken, String... names) {

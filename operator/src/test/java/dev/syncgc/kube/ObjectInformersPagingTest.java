@@ -3,13 +3,8 @@ package dev.syncgc.kube;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.syncgc.kube.ScriptedApiServer.Answer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -24,9 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class ObjectInformersPagingTest {
   private static final TrackedKind CONFIGMAPS = new TrackedKind("", "v1", "ConfigMap", "configmaps", true);
-  private final ConcurrentLinkedQueue<String> lists = new ConcurrentLinkedQueue<>();
-  private HttpServer server;
-  private KubernetesClient client;
+  private ScriptedApiServer server;
 
   private static String item(String name) {
     return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"namespace\":\"ns\",\"name\":\"" + name
@@ -41,40 +34,23 @@ class ObjectInformersPagingTest {
 
   @AfterEach
   void stop() {
-    if (client != null) {
-      client.close();
-    }
     if (server != null) {
-      server.stop(0);
+      server.close();
     }
   }
 
   @Test
   void theInitialListIsReadInPages() throws Exception {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/", exchange -> {
+    server = new ScriptedApiServer(exchange -> {
       String query = exchange.getRequestURI().getQuery() == null ? "" : exchange.getRequestURI().getQuery();
-      String body;
-      int code = 200;
       if (query.contains("watch=true")) {
-        code = 500; // no watch here: the informer retries, which this test does not need
-        body = "{}";
-      } else {
-        lists.add(query);
-        body = query.contains("continue=page-2") ? page(null, "c") : page("page-2", "a", "b");
+        return new Answer(500, null, "{}"); // no watch here: the informer retries, which this test does not need
       }
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      exchange.sendResponseHeaders(code, bytes.length);
-      exchange.getResponseBody().write(bytes);
-      exchange.close();
+      return new Answer(200, null, query.contains("continue=page-2") ? page(null, "c") : page("page-2", "a", "b"));
     });
-    server.start();
-    client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
-        .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort()).withRequestRetryBackoffLimit(0)
-        .build()).build();
     ConcurrentLinkedQueue<String> upserted = new ConcurrentLinkedQueue<>();
-    try (ObjectInformers informers = new ObjectInformers(client, Set.of(), Duration.ofSeconds(3), // start() also waits for a watch, which this server never gives
+    // start() also waits for a watch, which this server never gives: the list is in before 3 s are up
+    try (ObjectInformers informers = new ObjectInformers(server.client, Set.of(), Duration.ofSeconds(3),
         new ObjectInformers.ObjectEvents() {
           @Override
           public void upserted(TrackedKind kind, GenericKubernetesResource object) {
@@ -86,7 +62,8 @@ class ObjectInformersPagingTest {
         })) {
       informers.track(CONFIGMAPS).get(30, TimeUnit.SECONDS);
       assertEquals(List.of("a", "b", "c"), List.copyOf(upserted), "every page's objects delivered");
-      List<String> first = List.copyOf(lists).subList(0, 2);
+      List<String> first = server.seen().stream().filter(r -> r.startsWith("GET ") && !r.contains("watch=true"))
+          .map(r -> r.substring(r.indexOf('?') + 1)).limit(2).toList();
       assertTrue(first.get(0).contains("limit=" + ObjectInformers.LIST_PAGE), "first page asked with a limit: " + first);
       // resourceVersion=0 would have the API server answer from its watch cache and ignore the limit
       assertTrue(!first.get(0).contains("resourceVersion=0"), "a paged list is not served from the cache: " + first);
