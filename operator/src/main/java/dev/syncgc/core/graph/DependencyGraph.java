@@ -124,18 +124,21 @@ public final class DependencyGraph {
     String name = node.name != null && node.name.equals(ref.name()) ? node.name : ref.name();
     node.name = name;
     boolean changed = node.uid != ref.uid() || name != ref.name();
-    List<OwnerLink> owners = new ArrayList<>(object.owners().size());
-    for (OwnerLink link : object.owners()) {
+    List<OwnerLink> owners = object.owners(); // copied only when a reference gets shared strings
+    for (int i = 0; i < owners.size(); i++) {
+      OwnerLink link = owners.get(i);
       Node owner = nodes.computeIfAbsent(link.uid(), Node::new);
       if (owner.name == null) {
         owner.name = link.name();
       }
       String ownerName = owner.name.equals(link.name()) ? owner.name : link.name();
       if (owner.uid != link.uid() || ownerName != link.name()) {
+        if (owners == object.owners()) {
+          owners = new ArrayList<>(owners);
+        }
         changed = true;
-        link = new OwnerLink(owner.uid, link.apiVersion(), link.kind(), ownerName);
+        owners.set(i, new OwnerLink(owner.uid, link.apiVersion(), link.kind(), ownerName));
       }
-      owners.add(link);
     }
     if (!changed) {
       return object;
