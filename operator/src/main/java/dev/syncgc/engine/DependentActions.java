@@ -7,7 +7,7 @@ import dev.syncgc.core.graph.OwnerState;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.Discovery;
@@ -71,7 +71,7 @@ final class DependentActions {
   }
 
   Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
-      DeletionSettings settings, Instant startedDeadline) {
+      SettingsInForce settings, Instant startedDeadline) {
     TrackedKind kind = informers.kindOf(d.ref());
     if (unseenOwnerExists(d, owner)) {
       return Next.RETRY;
@@ -84,11 +84,10 @@ final class DependentActions {
       if (deadline != null) {
         annotations.put(Names.DEADLINE, deadline.toString());
       }
-      if (settings.gracePeriodSeconds().isPresent() && d.annotation(Names.GRACE_PERIOD) == null) {
-        annotations.put(Names.GRACE_PERIOD, settings.gracePeriodSeconds().get().toString());
-      }
-      if (settings.onTimeoutOrDefault() == OnTimeout.KEEP && d.annotation(Names.ON_TIMEOUT) == null) {
-        annotations.put(Names.ON_TIMEOUT, OnTimeout.KEEP.value()); // kept past the deadline like its owner
+      // what it inherits while the owner is gone; while the owner exists, the owner's settings now
+      settings.gracePeriodSeconds().ifPresent(g -> annotations.put(Names.INHERITED_GRACE_PERIOD, g.toString()));
+      if (settings.onTimeout() == OnTimeout.KEEP) {
+        annotations.put(Names.INHERITED_ON_TIMEOUT, OnTimeout.KEEP.value()); // kept past the deadline like its owner
       }
       Result r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
       if (r.gone()) {

@@ -9,9 +9,9 @@ import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.InvalidSetting;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,7 @@ final class ObjectSync {
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final DeletionsInProgress inProgress;
   private final Set<String> warnedUnknown = ConcurrentHashMap.newKeySet();
+  private final Function<ObjectMetadata, SettingsInForce> inForce;
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
       EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies, Clock clock) {
@@ -65,6 +67,7 @@ final class ObjectSync {
     this.policies = policies;
     this.clock = clock;
     this.inProgress = new DeletionsInProgress(graph::get, clock);
+    this.inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
   }
 
   int inProgress() {
@@ -82,34 +85,30 @@ final class ObjectSync {
       inProgress.remove(uid);
       return true;
     }
-    DeletionSettings settings = policies.settingsOf(object);
+    SettingsInForce settings = inForce.apply(object);
     log.debug("sync object={} uid={} deleting={} finalizers={} annotations={}", object.ref(), uid,
         object.beingDeleted(), object.finalizers(), object.annotations());
-    reportInvalid(object, settings.invalid());
+    reportInvalid(object, settings.own().invalid());
     reportInvalidLinks(object);
-    boolean propagationInvalid = settings.invalid().stream()
-        .anyMatch(i -> i.annotation().equals(Names.PROPAGATION));
     if (!object.beingDeleted()) {
-      return keepFinalizer(object, propagationInvalid ? Optional.empty() : settings.propagation(),
-          FinalizerChange.decide(object, settings.propagation(), propagationInvalid, cascadeActive(object)));
+      return keepFinalizer(object, settings.propagation(), FinalizerChange.decide(object, settings.propagation(),
+          settings.propagationInvalid(), cascadeActive(object)));
     }
     if (!object.hasFinalizer(Names.FINALIZER)) {
       inProgress.remove(uid);
       return true;
     }
     inProgress.add(uid);
-    Optional<Propagation> propagation = FinalizerChange.inForce(object, settings.propagation(), propagationInvalid);
-    if (propagation.isEmpty() && warnedUnknown.add(uid)) {
+    if (settings.propagation().isEmpty() && warnedUnknown.add(uid)) {
       // finalized by an older syncgc, its setting since made invalid or its policy gone: never guess
       log.warn("no valid propagation for object under deletion object={} uid={}; handing it to the"
           + " built-in collector", object.ref(), uid);
     }
-    Propagation mode = propagation.orElse(Propagation.BACKGROUND);
-    boolean touchesDependents = mode != Propagation.BACKGROUND && !object.hasFinalizer(Names.ORPHAN_FINALIZER);
+    boolean deletesDependents = settings.cascades() && !object.hasFinalizer(Names.ORPHAN_FINALIZER);
     // before anything is deleted or let go: has the graph seen every dependent there is?
-    List<Blocker> unverified = touchesDependents ? barrier.verify(object, informers.listableKinds()) : List.of();
-    List<Step> steps = planner.plan(graph, object, mode, settings.timeout(), settings.onTimeoutOrDefault(),
-        clock.instant(), executor::lastFailure, unverified, d -> policies.settingsOf(d).wave());
+    List<Blocker> unverified = deletesDependents ? barrier.verify(object, informers.listableKinds()) : List.of();
+    List<Step> steps = planner.plan(graph, object, settings, clock.instant(), executor::lastFailure, unverified,
+        inForce);
     if (!ringVerified(steps)) {
       return false; // a ring goes as a unit only once every member's view is verified too
     }
@@ -157,6 +156,8 @@ final class ObjectSync {
     if (object.annotation(Names.CASCADED_FROM) != null) {
       annotations.put(Names.CASCADED_FROM, null);
       annotations.put(Names.DEADLINE, null);
+      annotations.put(Names.INHERITED_ON_TIMEOUT, null);
+      annotations.put(Names.INHERITED_GRACE_PERIOD, null);
     }
     propagation.filter(Propagation::needsFinalizer)
         .ifPresent(p -> annotations.put(Names.LAST_VALID_PROPAGATION, p.value()));
@@ -165,7 +166,8 @@ final class ObjectSync {
           Patches.addFinalizer(object, Names.FINALIZER, annotations));
       case RECORD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH, Patches.setAnnotationsAt(object, annotations));
       default -> api.patch(kind, object.ref(), KubeApi.JSON_PATCH, Patches.removeFinalizerAndAnnotations(
-          object, Names.FINALIZER, List.of(Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE)));
+          object, Names.FINALIZER, List.of(Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE,
+          Names.INHERITED_ON_TIMEOUT, Names.INHERITED_GRACE_PERIOD)));
     };
     if (r.ok() || r.gone()) {
       log.info("{} object={} uid={} propagation={}", switch (change) {

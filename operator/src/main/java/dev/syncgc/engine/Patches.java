@@ -90,8 +90,15 @@ final class Patches {
     return KubeApi.json(Map.of("metadata", metadata));
   }
 
-  static String setAnnotations(Map<String, String> annotations) {
-    return KubeApi.json(Map.of("metadata", Map.of("annotations", annotations)));
+  /**
+   * Sets annotations on the object with this uid only: a merge patch naming the uid cannot change
+   * it, so one on an object recreated under the same name is refused (422) instead of marking it.
+   */
+  static String setAnnotationsOf(ObjectMetadata object, Map<String, String> annotations) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("uid", object.uid());
+    metadata.put("annotations", annotations);
+    return KubeApi.json(Map.of("metadata", metadata));
   }
 
   private static Map<String, Object> test(String path, Object value) {

@@ -6,7 +6,7 @@ import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.ObjectInformers;
@@ -66,7 +66,7 @@ final class StepExecutor {
     reporter.forget(uid);
   }
 
-  Next run(ObjectMetadata owner, DeletionSettings settings, List<Step> steps) {
+  Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Instant deadline = null;
     List<Callable<Next>> batch = new ArrayList<>();
     boolean more = false;
@@ -84,6 +84,8 @@ final class StepExecutor {
         if (keptAfterTimeout(owner, timedOut) == Next.RETRY) {
           return Next.RETRY; // reported once: only once the mark is on the owner
         }
+      } else if (step instanceof Step.HandToOrphaning) {
+        return handToOrphaning(owner);
       } else if (step instanceof Step.DropReference drop) {
         more |= !addTo(batch, () -> dependents.dropReference(drop.dependent(), owner));
       } else if (step instanceof Step.DeleteDependent delete) {
@@ -126,7 +128,7 @@ final class StepExecutor {
 
   private Result start(ObjectMetadata owner, Step.Start s) {
     Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
-        Patches.setAnnotations(Map.of(Names.DEADLINE, s.deadline().toString())));
+        Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString())));
     if (r.ok()) {
       reporter.started(owner, s);
     } else if (!r.gone()) {
@@ -138,7 +140,7 @@ final class StepExecutor {
   /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
   private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
     Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
-        Patches.setAnnotations(Map.of(Names.TIMED_OUT, clock.instant().toString())));
+        Patches.setAnnotationsOf(owner, Map.of(Names.TIMED_OUT, clock.instant().toString())));
     if (r.ok()) {
       reporter.keptAfterTimeout(owner, s.remaining());
       return Next.DONE;
@@ -147,6 +149,33 @@ final class StepExecutor {
       reporter.failed(owner.ref(), owner.uid(), "marking the timeout: " + r.message());
     }
     return Next.RETRY;
+  }
+
+  /**
+   * DELETE the owner again with {@code propagationPolicy: Orphan}: the API server adds the
+   * {@code orphan} finalizer and the next plan lets the owner go. While a grace period is pending
+   * (a Pod terminating) the API server does not change finalizers: the owner waits for its end, its
+   * dependents untouched (the built-in collector does not touch them while the owner exists).
+   */
+  private Next handToOrphaning(ObjectMetadata owner) {
+    Result r = api.delete(informers.kindOf(owner.ref()), owner.ref(), 0, null, "Orphan");
+    if (r.gone()) {
+      return Next.DONE;
+    }
+    if (!r.ok()) {
+      if (!r.conflict()) {
+        reporter.failed(owner.ref(), owner.uid(), "handing the dependents to orphaning: " + r.message());
+      }
+      return Next.RETRY;
+    }
+    if (r.finalizers().contains(Names.ORPHAN_FINALIZER)) {
+      // released now, not on the orphan finalizer's watch event: by then the built-in collector may
+      // have orphaned and removed it, and a second hand-over would start over
+      return release(owner, Outcome.ORPHANED, List.of());
+    }
+    waitFor(owner, new Step.Wait(List.of(new Blocker(owner.ref(),
+        "its grace period is pending; its dependents are handed to orphaning when it ends")), 0, Instant.MAX));
+    return Next.DONE;
   }
 
   private Next release(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {

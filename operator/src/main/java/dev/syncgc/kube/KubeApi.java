@@ -70,6 +70,17 @@ public final class KubeApi {
       }
     }
 
+    /** The finalizers of the object in the body. */
+    public List<String> finalizers() {
+      try {
+        List<String> out = new java.util.ArrayList<>();
+        JSON.readTree(body).path("metadata").path("finalizers").forEach(f -> out.add(f.asText()));
+        return out;
+      } catch (Exception e) {
+        return List.of();
+      }
+    }
+
     public String message() {
       try {
         Object m = JSON.readTree(body).path("message").asText(null);

@@ -5,6 +5,7 @@ import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.policy.GarbageCollectionPolicy;
@@ -133,6 +134,11 @@ public final class Snapshot {
   /** The object's effective settings, as the operator computes them (annotations, else the deciding policy). */
   public DeletionSettings settingsOf(ObjectMetadata object) {
     return policies.settingsOf(object);
+  }
+
+  /** The object's settings in force, worked out as the operator does ({@link SettingsInForce}). */
+  public SettingsInForce inForce(ObjectMetadata object) {
+    return SettingsInForce.resolver(policies::settingsOf, objects::get).apply(object);
   }
 
   /** The policy that decides for the object, if any. */

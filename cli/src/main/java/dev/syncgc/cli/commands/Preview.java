@@ -2,7 +2,6 @@ package dev.syncgc.cli.commands;
 
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.DeletionRun;
-import dev.syncgc.core.deletion.FinalizerChange;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.KindInfo;
@@ -13,6 +12,7 @@ import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.SettingsInForce;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,8 +58,9 @@ public final class Preview {
    */
   public static Preview of(KindInfo kinds, List<ObjectMetadata> world, ObjectMetadata target,
       Function<ObjectMetadata, DeletionSettings> settingsOf, Instant now) {
-    DeletionSettings settings = settingsOf.apply(target);
-    Optional<Propagation> mode = FinalizerChange.inForce(target, settings.propagation(), !settings.invalid().isEmpty())
+    Map<String, ObjectMetadata> byUid = new LinkedHashMap<>();
+    world.forEach(o -> byUid.put(o.uid(), o));
+    Optional<Propagation> mode = SettingsInForce.resolver(settingsOf, byUid::get).apply(target).propagation()
         .filter(p -> p != Propagation.BACKGROUND);
     Preview p = new Preview(target, mode);
     if (mode.isEmpty()) {

@@ -3,11 +3,10 @@ package dev.syncgc.cli.commands;
 import dev.syncgc.cli.cluster.Snapshot;
 import dev.syncgc.cli.render.TreeView;
 import dev.syncgc.core.deletion.DeletionPlanner;
-import dev.syncgc.core.deletion.FinalizerChange;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.core.settings.Propagation;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +25,7 @@ final class Why {
     Why w = new Why();
     ObjectMetadata o = s.target;
     String name = Notes.name(o.ref());
-    DeletionSettings settings = s.settingsOf(o);
+    SettingsInForce settings = s.inForce(o);
     if (!o.beingDeleted()) {
       w.optIn(s, o, name, settings);
       return w;
@@ -49,7 +48,7 @@ final class Why {
       } else {
         Duration left = Duration.between(now, Instant.parse(deadline));
         w.lines.add("deadline: " + deadline + (left.isNegative() ? " (passed " + TreeView.human(left.negated()) + " ago)"
-            : " (in " + TreeView.human(left) + ")") + ", on timeout: " + settings.onTimeoutOrDefault().value());
+            : " (in " + TreeView.human(left) + ")") + ", on timeout: " + settings.onTimeout().value());
         w.model.put("deadline", deadline);
         w.model.put("secondsLeft", left.toSeconds());
       }
@@ -58,11 +57,10 @@ final class Why {
   }
 
   /** What the operator's planner would do for the object now, in the words of its Events. */
-  private static String syncgc(Snapshot s, ObjectMetadata o, DeletionSettings settings, Instant now) {
-    Propagation mode = FinalizerChange.inForce(o, settings.propagation(), !settings.invalid().isEmpty())
-        .orElse(Propagation.BACKGROUND);
-    List<Step> steps = new DeletionPlanner(Duration.ofHours(1), Duration.ZERO).plan(s.graph(), o, mode,
-        settings.timeout(), settings.onTimeoutOrDefault(), now, uid -> null, List.of(), d -> s.settingsOf(d).wave());
+  private static String syncgc(Snapshot s, ObjectMetadata o, SettingsInForce settings, Instant now) {
+    Propagation mode = settings.propagationOrBackground();
+    List<Step> steps = new DeletionPlanner(Duration.ofHours(1), Duration.ZERO).plan(s.graph(), o, settings, now,
+        uid -> null, List.of(), s::inForce);
     List<String> parts = new ArrayList<>();
     long deletes = steps.stream().filter(x -> x instanceof Step.DeleteDependent).count();
     if (deletes > 0) {
@@ -82,13 +80,13 @@ final class Why {
     return parts.isEmpty() ? "following " + mode.value() : mode.value() + ": " + String.join("; ", parts);
   }
 
-  private void optIn(Snapshot s, ObjectMetadata o, String name, DeletionSettings settings) {
+  private void optIn(Snapshot s, ObjectMetadata o, String name, SettingsInForce settings) {
     String annotation = o.annotation(Names.PROPAGATION);
     Optional<String> policy = s.policyOf(o);
     Optional<Propagation> p = settings.propagation();
     String how;
-    if (!settings.invalid().isEmpty()) {
-      how = "invalid setting " + settings.invalid() + "; an invalid annotation never changes what was in force";
+    if (settings.propagationInvalid()) {
+      how = "invalid setting " + settings.own().invalid() + "; an invalid annotation never changes what was in force";
     } else if (annotation != null && p.isPresent()) {
       how = (p.get() == Propagation.BACKGROUND ? "opted out (Background)" : "opted in: " + p.get().value())
           + ", by its annotation " + Names.PROPAGATION + " (an annotation wins over every policy"

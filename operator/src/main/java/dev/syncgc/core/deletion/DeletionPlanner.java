@@ -3,8 +3,10 @@ package dev.syncgc.core.deletion;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.SettingsInForce;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -43,64 +46,66 @@ public final class DeletionPlanner {
   }
 
   /**
-   * @param propagation the owner's effective propagation
-   * @param timeout the owner's explicit timeout, if any
-   * @param onTimeout what the owner's deadline does
+   * The plan with the owner's settings given; every other object's read from its annotations, an
+   * object under deletion with the syncgc finalizer and no propagation telling otherwise cascading.
+   * For tests of single decisions; the operator, preview and why pass every object's settings in force.
+   */
+  public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, Propagation propagation,
+      Optional<Duration> timeout, OnTimeout onTimeout, Instant now, Function<String, String> lastFailure,
+      List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf) {
+    SettingsInForce settings = new SettingsInForce(Optional.of(propagation), timeout, Optional.empty(), onTimeout,
+        0, false, DeletionSettings.NONE);
+    return plan(graph, owner, settings, now, lastFailure, unverified, waveOf,
+        o -> SettingsInForce.ofAnnotations(o).propagation().map(p -> p == Propagation.SYNCHRONOUS).orElse(true));
+  }
+
+  /**
+   * @param settings the owner's settings in force
+   * @param inForce any object's settings in force (its wave among its owner's dependents, whether its
+   *     own deletion cascades)
+   */
+  public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
+      Function<String, String> lastFailure, List<Blocker> unverified, Function<ObjectMetadata, SettingsInForce> inForce) {
+    return plan(graph, owner, settings, now, lastFailure, unverified, o -> inForce.apply(o).wave(),
+        o -> inForce.apply(o).cascades());
+  }
+
+  /**
+   * @param settings the owner's settings in force
    * @param lastFailure why the last API call on an object (by uid) failed, or null
    * @param unverified what could not be checked for dependents the graph has not seen (kinds that
    *     could not be listed); while any is left nothing is deleted and the owner is not let go,
    *     except at its deadline (with {@code Release})
    * @param waveOf a dependent's deletion wave
+   * @param cascades whether an object's own deletion, once it is being deleted, deletes its dependents
+   *     (its propagation in force is {@code Synchronous})
    */
-  public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, Propagation propagation,
-      Optional<Duration> timeout, OnTimeout onTimeout, Instant now, Function<String, String> lastFailure,
-      List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf) {
+  private List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
+      Function<String, String> lastFailure, List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf,
+      Predicate<ObjectMetadata> cascades) {
     if (owner.hasFinalizer(Names.ORPHAN_FINALIZER)) {
-      // kubectl delete --cascade=orphan: the request wins, the built-in collector orphans
+      // kubectl delete --cascade=orphan, or syncgc's own hand-over: the built-in collector orphans
       return List.of(new Step.Release(Outcome.ORPHANED, List.of()));
     }
-    List<ObjectMetadata> dependents = graph.dependentsOf(owner.uid());
+    Propagation propagation = settings.propagationOrBackground();
     if (propagation == Propagation.BACKGROUND) {
       // opted out before the deletion reached syncgc: the built-in collector takes over
       return List.of(new Step.Release(Outcome.HANDED_OVER, List.of()));
     }
     if (propagation == Propagation.ORPHAN) {
-      return planOrphan(owner, dependents, lastFailure, unverified);
+      // every dependent survives, of every kind and namespace, seen by syncgc or not
+      return List.of(new Step.HandToOrphaning());
     }
+    List<ObjectMetadata> dependents = graph.dependentsOf(owner.uid());
     List<Step> steps = new ArrayList<>();
     Instant deadline = deadlineOf(owner);
     if (deadline == null) {
       int count = graph.transitiveDependentCount(owner.uid());
-      deadline = now.plus(timeout.orElseGet(() -> defaultTimeout(count)));
+      deadline = now.plus(settings.timeout().orElseGet(() -> defaultTimeout(count)));
       steps.add(new Step.Start(deadline, count));
     }
-    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, steps)
-        .plan(dependents, deadline, onTimeout, unverified);
-  }
-
-  /**
-   * Every reference to the owner is removed first; the owner goes only once a fresh view shows no
-   * dependent naming it (else the built-in collector would delete one whose removal failed).
-   */
-  private static List<Step> planOrphan(ObjectMetadata owner, List<ObjectMetadata> dependents,
-      Function<String, String> lastFailure, List<Blocker> unverified) {
-    if (dependents.isEmpty() && unverified.isEmpty()) {
-      return List.of(new Step.Release(Outcome.ORPHANED, List.of()));
-    }
-    List<Step> steps = new ArrayList<>();
-    for (ObjectMetadata d : dependents) {
-      steps.add(new Step.DropReference(d, owner.uid()));
-    }
-    List<Blocker> blockers = new ArrayList<>(unverified);
-    for (ObjectMetadata d : dependents) {
-      if (blockers.size() == MAX_BLOCKERS_REPORTED) {
-        break;
-      }
-      String failure = lastFailure.apply(d.uid());
-      blockers.add(new Blocker(d.ref(), failure != null ? failure : "owner reference being removed"));
-    }
-    steps.add(new Step.Wait(blockers, dependents.size(), Instant.MAX));
-    return steps;
+    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, steps)
+        .plan(dependents, deadline, settings.onTimeout(), unverified);
   }
 
   /** The deadline recorded on the owner when its deletion started, or null. */

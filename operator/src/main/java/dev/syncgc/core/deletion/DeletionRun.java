@@ -6,7 +6,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
-import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.SettingsInForce;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,7 +44,7 @@ public final class DeletionRun {
 
   private final DeletionPlanner planner;
   private final DependencyGraph graph;
-  private final Function<ObjectMetadata, DeletionSettings> settingsOf;
+  private final Function<ObjectMetadata, SettingsInForce> inForce;
   private final Instant now;
   private final Listener listener;
   private final Map<String, ObjectMetadata> objects = new LinkedHashMap<>();
@@ -60,7 +60,7 @@ public final class DeletionRun {
       Function<ObjectMetadata, DeletionSettings> settingsOf, Instant now, Listener listener) {
     this.planner = planner;
     this.graph = graph;
-    this.settingsOf = settingsOf;
+    this.inForce = SettingsInForce.resolver(settingsOf, objects::get);
     this.now = now;
     this.listener = listener;
     this.version = world.stream().mapToLong(ObjectMetadata::resourceVersion).max().orElse(0) + 1;
@@ -105,11 +105,7 @@ public final class DeletionRun {
       for (ObjectMetadata o : List.copyOf(objects.values())) {
         ObjectMetadata owner = objects.get(o.uid());
         if (owner != null && owner.beingDeleted() && owner.hasFinalizer(Names.FINALIZER)) {
-          DeletionSettings settings = settingsOf.apply(owner);
-          Propagation mode = FinalizerChange.inForce(owner, settings.propagation(), !settings.invalid().isEmpty())
-              .orElse(Propagation.BACKGROUND);
-          List<Step> steps = planner.plan(graph, owner, mode, settings.timeout(), settings.onTimeoutOrDefault(),
-              now, uid -> null, List.of(), d -> settingsOf.apply(d).wave());
+          List<Step> steps = planner.plan(graph, owner, inForce.apply(owner), now, uid -> null, List.of(), inForce);
           listener.planned(owner, steps, Map.copyOf(objects));
           steps.forEach(step -> apply(owner.uid(), step));
         }
@@ -142,6 +138,8 @@ public final class DeletionRun {
         }
         put(with(d, d.owners(), finalizers, true, annotations));
       }
+    } else if (step instanceof Step.HandToOrphaning) {
+      orphan(ownerUid);
     } else if (step instanceof Step.Release) {
       unfinalize(ownerUid);
     } else if (step instanceof Step.ReleaseCycle cycle) {
@@ -150,6 +148,21 @@ public final class DeletionRun {
       cycle.members().forEach(m -> unfinalize(m.uid()));
       unit = Set.of();
     }
+  }
+
+  /**
+   * The API server's orphaning as the built-in collector completes it: every reference to the owner
+   * is removed, then syncgc lets the owner go.
+   */
+  private void orphan(String ownerUid) {
+    for (ObjectMetadata d : List.copyOf(objects.values())) {
+      if (d.owners().stream().anyMatch(l -> l.uid().equals(ownerUid))) {
+        listener.referenceDropped(d, ownerUid);
+        List<OwnerLink> owners = d.owners().stream().filter(l -> !l.uid().equals(ownerUid)).toList();
+        put(with(d, owners, d.finalizers(), d.beingDeleted(), d.annotations()));
+      }
+    }
+    unfinalize(ownerUid);
   }
 
   private void unfinalize(String uid) {

@@ -46,25 +46,4 @@ public enum FinalizerChange {
     boolean recorded = propagation.get().value().equals(object.annotation(Names.LAST_VALID_PROPAGATION));
     return recorded && !cascaded ? NONE : RECORD;
   }
-
-  /**
-   * The propagation a deletion under the syncgc finalizer follows: the valid annotation, else the
-   * last valid propagation recorded on the object (an invalid annotation never changes what was in
-   * force), else the policy that decides now, else, for a dependent an owner's cascade finalized,
-   * {@link Propagation#SYNCHRONOUS}. Empty when nothing tells: the caller must not guess a
-   * destructive mode.
-   *
-   * @param settings the object's effective settings (annotation, else policy)
-   * @param annotationInvalid the propagation annotation is present but invalid
-   */
-  public static Optional<Propagation> inForce(
-      ObjectMetadata object, Optional<Propagation> settings, boolean annotationInvalid) {
-    Optional<Propagation> recorded = Propagation.parse(object.annotation(Names.LAST_VALID_PROPAGATION));
-    Optional<Propagation> own = annotationInvalid ? recorded.or(() -> settings) : settings.or(() -> recorded);
-    if (own.isPresent()) {
-      return own;
-    }
-    return object.annotation(Names.CASCADED_FROM) != null ? Optional.of(Propagation.SYNCHRONOUS)
-        : Optional.empty();
-  }
 }

@@ -6,13 +6,13 @@ import dev.syncgc.core.graph.OwnerState;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.settings.Propagation;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -32,11 +32,13 @@ final class Keepers {
 
   private final DependencyGraph graph;
   private final ToIntFunction<ObjectMetadata> waveOf;
+  private final Predicate<ObjectMetadata> cascades;
   private final Map<String, Support> supportByMember = new HashMap<>();
 
-  Keepers(DependencyGraph graph, ToIntFunction<ObjectMetadata> waveOf) {
+  Keepers(DependencyGraph graph, ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
     this.graph = graph;
     this.waveOf = waveOf;
+    this.cascades = cascades;
   }
 
   /** What keeps {@code d} besides the owner {@code ownerUid}. */
@@ -104,7 +106,7 @@ final class Keepers {
       }
       ObjectMetadata owner = graph.get(link.uid());
       if (state == OwnerState.DELETING && owner != null && owner.hasFinalizer(Names.FINALIZER)
-          && !Propagation.ORPHAN.value().equals(owner.annotation(Names.PROPAGATION))
+          && cascades.test(owner)
           && !heldBackByWave(owner, object)) {
         underCascade = true;
       }

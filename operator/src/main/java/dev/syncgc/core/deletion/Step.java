@@ -23,6 +23,14 @@ public sealed interface Step {
    */
   record DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst) implements Step {}
 
+  /**
+   * Hand the owner's dependents to the API server's orphaning: DELETE the owner again with
+   * {@code propagationPolicy: Orphan} and a uid precondition. The API server adds the {@code orphan}
+   * finalizer, and the built-in collector removes the reference to the owner from every dependent of
+   * every kind and namespace (also those syncgc does not watch) before it lets the owner go.
+   */
+  record HandToOrphaning() implements Step {}
+
   /** Let the owner go: remove the syncgc finalizer. */
   record Release(Outcome outcome, List<Blocker> remaining) implements Step {}
 

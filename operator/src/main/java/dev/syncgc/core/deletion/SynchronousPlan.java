@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -23,15 +24,17 @@ final class SynchronousPlan {
   private final Instant now;
   private final Function<String, String> lastFailure;
   private final ToIntFunction<ObjectMetadata> waveOf;
+  private final Predicate<ObjectMetadata> cascades;
   private final List<Step> steps;
 
   SynchronousPlan(DependencyGraph graph, ObjectMetadata owner, Instant now, Function<String, String> lastFailure,
-      ToIntFunction<ObjectMetadata> waveOf, List<Step> steps) {
+      ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades, List<Step> steps) {
     this.graph = graph;
     this.owner = owner;
     this.now = now;
     this.lastFailure = lastFailure;
     this.waveOf = waveOf;
+    this.cascades = cascades;
     this.steps = steps;
   }
 
@@ -74,7 +77,7 @@ final class SynchronousPlan {
    * again here, so that nothing can hold the owner past its deadline.
    */
   private void deleteTheRest(List<ObjectMetadata> dependents) {
-    Keepers keepers = new Keepers(graph, waveOf);
+    Keepers keepers = new Keepers(graph, waveOf, cascades);
     for (ObjectMetadata d : dependents) {
       if (!d.beingDeleted() && !d.uid().equals(owner.uid()) && lastFailure.apply(d.uid()) == null
           && keepers.otherKeeper(d, owner.uid()) != Keepers.Keeper.SOLID) {
@@ -88,7 +91,7 @@ final class SynchronousPlan {
    * the owner; of those, the ones of the highest wave left are deleted now, the others wait.
    */
   private List<Step> act(List<ObjectMetadata> dependents, Instant lookAgainBy) {
-    Keepers keepers = new Keepers(graph, waveOf);
+    Keepers keepers = new Keepers(graph, waveOf, cascades);
     List<ObjectMetadata> waitingFor = new ArrayList<>();
     List<ObjectMetadata> toDelete = new ArrayList<>();
     boolean acted = false;

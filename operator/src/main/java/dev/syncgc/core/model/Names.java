@@ -14,15 +14,22 @@ public final class Names {
   /** When the running synchronous deletion gives up (RFC 3339); written when it starts. */
   public static final String DEADLINE = "syncgc.dev/deadline";
   /**
-   * The propagation syncgc last saw in force on an opted-in object (annotation or policy), written
-   * with the finalizer: what its deletion follows when the annotation has become invalid since, or
-   * when no policy decides for it at the time (a policy deleted, or not loaded yet).
+   * The propagation syncgc last saw in force on an opted-in object while it was alive (annotation or
+   * policy), written with the finalizer and kept up to date: what its deletion follows (SPEC "Which
+   * propagation decides": a change after the deletion began never turns Orphan into a cascade).
    */
   public static final String LAST_VALID_PROPAGATION = "syncgc.dev/last-valid-propagation";
   /** When the deadline of an owner kept past it ({@code on-timeout: Keep}) was reported (RFC 3339). */
   public static final String TIMED_OUT = "syncgc.dev/timed-out";
   /** On a dependent that syncgc put under synchronous deletion: the uid of the owner. */
   public static final String CASCADED_FROM = "syncgc.dev/cascaded-from";
+  /**
+   * On a dependent syncgc put under synchronous deletion: its cascading owner's {@code on-timeout}
+   * and grace period when the cascade reached it, used once that owner is gone; removed if the
+   * dependent survives the cascade.
+   */
+  public static final String INHERITED_ON_TIMEOUT = "syncgc.dev/inherited-on-timeout";
+  public static final String INHERITED_GRACE_PERIOD = "syncgc.dev/inherited-grace-period-seconds";
   /** Kubernetes' own finalizers, set by kubectl delete --cascade=orphan|foreground. */
   public static final String ORPHAN_FINALIZER = "orphan";
   public static final String FOREGROUND_FINALIZER = "foregroundDeletion";

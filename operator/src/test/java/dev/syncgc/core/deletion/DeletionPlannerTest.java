@@ -77,38 +77,34 @@ class DeletionPlannerTest {
   }
 
   @Test
-  void orphanDropsEveryValidReferenceAndWaitsUntilNoneIsLeft() {
+  void orphanHandsEveryDependentToTheApiServersOrphaningWhateverSyncgcSees() {
+    // issue 21 case 1: syncgc cannot remove references from kinds and namespaces it does not see
+    // (the built-in collector then deleted them), so the API server's orphaning does it for all
     DependencyGraph g = graphOf(owner("x").build(),
         obj("d1").ownedBy("x").build(),
         obj("d2").ownedBy("x", "other").build(),
-        obj("invalid").ownedBy(link("x", Scope.UNKNOWN, true)).build());
+        obj("untracked").ownedByUntracked("x").build());
 
-    List<Step> steps = plan(g, "x", Propagation.ORPHAN);
-
-    assertEquals(3, steps.size());
-    assertEquals(Set.of("d1", "d2"), dropped(steps));
-    assertTrue(steps(steps, Step.DropReference.class).stream().allMatch(s -> s.ownerUid().equals("x")));
-    Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
-    assertEquals(2, wait.remaining());
+    assertEquals(List.of(new Step.HandToOrphaning()), plan(g, "x", Propagation.ORPHAN));
+    assertEquals(List.of(new Step.HandToOrphaning()), plan(graphOf(owner("x").build()), "x", Propagation.ORPHAN));
   }
 
   @Test
-  void orphanReleasesOnlyOnceNoDependentNamesTheOwner() {
-    DependencyGraph g = graphOf(owner("x").build(),
-        obj("invalid").ownedBy(link("x", Scope.UNKNOWN, true)).build());
-
-    assertEquals(List.of(new Step.Release(Outcome.ORPHANED, List.of())), plan(g, "x", Propagation.ORPHAN));
-  }
-
-  @Test
-  void orphanWithAnUnverifiedKindDropsWhatItSeesButKeepsTheOwner() {
+  void orphanIsNotHeldByAKindThatCannotBeListed() {
     DependencyGraph g = graphOf(owner("x").build());
 
     List<Step> steps = planner.plan(g, g.get("x"), Propagation.ORPHAN, Optional.empty(), NOW, uid -> null,
         List.of(Blocker.unverified("cannot list Gadget: forbidden")));
 
-    Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
-    assertEquals("cannot list Gadget: forbidden", wait.blockers().get(0).toString());
+    assertEquals(List.of(new Step.HandToOrphaning()), steps);
+  }
+
+  @Test
+  void onceTheApiServerAddedTheOrphanFinalizerTheOwnerIsLetGo() {
+    DependencyGraph g = graphOf(owner("x").finalizers(Names.ORPHAN_FINALIZER).build(), obj("d").ownedBy("x").build());
+
+    assertEquals(List.of(new Step.Release(Outcome.ORPHANED, List.of())), plan(g, "x", Propagation.ORPHAN));
+    assertEquals(List.of(new Step.Release(Outcome.ORPHANED, List.of())), plan(g, "x", Propagation.SYNCHRONOUS));
   }
 
   @Test

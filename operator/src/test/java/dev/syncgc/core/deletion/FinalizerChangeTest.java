@@ -48,33 +48,6 @@ class FinalizerChangeTest {
         alive(true).annotate(Names.LAST_VALID_PROPAGATION, other.value()).build(), Optional.of(p), false, false));
   }
 
-  @Test
-  void invalidAnnotationUnderDeletionFollowsTheRecordedPropagationNotThePolicy() {
-    var object = obj("x").deleting().syncFinalizer()
-        .annotate(Names.LAST_VALID_PROPAGATION, "Orphan").build();
-    assertEquals(Optional.of(Propagation.ORPHAN),
-        FinalizerChange.inForce(object, Optional.of(Propagation.SYNCHRONOUS), true));
-    assertEquals(Optional.of(Propagation.ORPHAN), FinalizerChange.inForce(object, Optional.empty(), true));
-  }
-
-  @Test
-  void validSettingWinsOverTheRecordedOneAndTheRecordStandsInForAMissingPolicy() {
-    var object = obj("x").deleting().syncFinalizer()
-        .annotate(Names.LAST_VALID_PROPAGATION, "Orphan").build();
-    assertEquals(Optional.of(Propagation.SYNCHRONOUS),
-        FinalizerChange.inForce(object, Optional.of(Propagation.SYNCHRONOUS), false));
-    assertEquals(Optional.of(Propagation.ORPHAN), FinalizerChange.inForce(object, Optional.empty(), false));
-  }
-
-  @Test
-  void nothingTellsThePropagationSoNoneIsGuessedExceptForACascadedDependent() {
-    var unknown = obj("x").deleting().syncFinalizer().build();
-    assertEquals(Optional.empty(), FinalizerChange.inForce(unknown, Optional.empty(), true));
-    assertEquals(Optional.empty(), FinalizerChange.inForce(unknown, Optional.empty(), false));
-    var cascaded = obj("y").deleting().syncFinalizer().annotate(Names.CASCADED_FROM, "owner").build();
-    assertEquals(Optional.of(Propagation.SYNCHRONOUS), FinalizerChange.inForce(cascaded, Optional.empty(), false));
-  }
-
   @ParameterizedTest
   @EnumSource(Propagation.class)
   void objectBeingDeletedIsNeverChanged(Propagation p) {

@@ -1,0 +1,125 @@
+package dev.syncgc.core.settings;
+
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The settings in force for one object, worked out in one place for the operator, {@code kubectl
+ * syncgc preview} and {@code why} alike (SPEC "Opting in", "Which propagation decides").
+ *
+ * <p>{@link #propagation()} is, for an object not being deleted, what it is opted in with now (empty
+ * while its propagation annotation is invalid: the last valid setting stays); for an object being
+ * deleted, what decides its deletion: the propagation recorded on it while it was alive
+ * ({@link Names#LAST_VALID_PROPAGATION}), which a later change may only make safer (an
+ * {@code Orphan} owner stays {@code Orphan}; a {@code Synchronous} one may be handed over to
+ * {@code Background} or {@code Orphan}); with nothing recorded, its settings now; for a dependent a
+ * cascade finalized, {@code Synchronous}. Empty when nothing tells: never guess a mode that deletes.
+ *
+ * <p>A dependent under a cascade follows its cascading owner's {@code on-timeout} and grace period
+ * (so switching the owner to {@code Release} reaches it) unless it sets its own; once that owner is
+ * gone, what the cascade recorded on it ({@link Names#INHERITED_ON_TIMEOUT},
+ * {@link Names#INHERITED_GRACE_PERIOD}).
+ *
+ * @param own the object's own settings with the deciding policy's beneath (invalid values listed)
+ * @param propagationInvalid the propagation annotation is present but invalid
+ */
+public record SettingsInForce(
+    Optional<Propagation> propagation,
+    Optional<Duration> timeout,
+    Optional<Long> gracePeriodSeconds,
+    OnTimeout onTimeout,
+    int wave,
+    boolean propagationInvalid,
+    DeletionSettings own) {
+
+  /** How deep a chain of cascades is followed for inherited settings (a ring of cascades ends). */
+  private static final int MAX_CASCADE_DEPTH = 64;
+
+  /**
+   * @param settingsOf an object's annotations with the deciding policy's settings beneath
+   * @param lookup an object by uid, null if not known
+   */
+  public static Function<ObjectMetadata, SettingsInForce> resolver(
+      Function<ObjectMetadata, DeletionSettings> settingsOf, Function<String, ObjectMetadata> lookup) {
+    return object -> resolve(object, settingsOf, lookup, 0);
+  }
+
+  private static SettingsInForce resolve(ObjectMetadata object, Function<ObjectMetadata, DeletionSettings> settingsOf,
+      Function<String, ObjectMetadata> lookup, int depth) {
+    ObjectMetadata cascading = depth < MAX_CASCADE_DEPTH ? cascadingOwner(object, lookup) : null;
+    Optional<SettingsInForce> from = cascading == null ? Optional.empty()
+        : Optional.of(resolve(cascading, settingsOf, lookup, depth + 1));
+    return of(object, settingsOf.apply(object), from);
+  }
+
+  /**
+   * @param settings the object's annotations with the deciding policy's settings beneath
+   * @param cascadingOwner the settings in force of the owner whose cascade is deleting the object,
+   *     while that owner exists, is still its owner and is being deleted
+   */
+  public static SettingsInForce of(ObjectMetadata object, DeletionSettings settings,
+      Optional<SettingsInForce> cascadingOwner) {
+    boolean invalid = settings.invalid().stream().anyMatch(i -> i.annotation().equals(Names.PROPAGATION));
+    Optional<Propagation> current = invalid ? Optional.empty() : settings.propagation();
+    Optional<Propagation> propagation = object.beingDeleted() ? deciding(object, current) : current;
+    boolean cascaded = object.annotation(Names.CASCADED_FROM) != null;
+    Optional<OnTimeout> inheritedOnTimeout = !cascaded ? Optional.empty()
+        : cascadingOwner.map(SettingsInForce::onTimeout)
+            .or(() -> OnTimeout.parse(object.annotation(Names.INHERITED_ON_TIMEOUT)));
+    Optional<Long> inheritedGrace = !cascaded ? Optional.empty()
+        : cascadingOwner.isPresent() ? cascadingOwner.get().gracePeriodSeconds()
+        : parseLong(object.annotation(Names.INHERITED_GRACE_PERIOD));
+    return new SettingsInForce(propagation, settings.timeout(),
+        settings.gracePeriodSeconds().or(() -> inheritedGrace),
+        settings.onTimeout().or(() -> inheritedOnTimeout).orElse(OnTimeout.RELEASE),
+        settings.wave(), invalid, settings);
+  }
+
+  /** The settings in force from the object's annotations alone (no policy, no cascading owner). */
+  public static SettingsInForce ofAnnotations(ObjectMetadata object) {
+    return of(object, DeletionSettings.fromAnnotations(object.annotations()), Optional.empty());
+  }
+
+  private static Optional<Propagation> deciding(ObjectMetadata object, Optional<Propagation> current) {
+    Optional<Propagation> recorded = Propagation.parse(object.annotation(Names.LAST_VALID_PROPAGATION));
+    if (recorded.isPresent()) {
+      return recorded.get() == Propagation.ORPHAN ? recorded
+          : current.filter(p -> p != Propagation.SYNCHRONOUS).or(() -> recorded);
+    }
+    if (current.isPresent()) {
+      return current;
+    }
+    return object.annotation(Names.CASCADED_FROM) != null ? Optional.of(Propagation.SYNCHRONOUS) : Optional.empty();
+  }
+
+  /** The owner named by {@link Names#CASCADED_FROM}, while it is still an owner and being deleted. */
+  private static ObjectMetadata cascadingOwner(ObjectMetadata object, Function<String, ObjectMetadata> lookup) {
+    String uid = object.annotation(Names.CASCADED_FROM);
+    if (uid == null || object.owners().stream().noneMatch(l -> l.uid().equals(uid))) {
+      return null;
+    }
+    ObjectMetadata owner = lookup.apply(uid);
+    return owner != null && owner.beingDeleted() ? owner : null;
+  }
+
+  private static Optional<Long> parseLong(String value) {
+    try {
+      return value == null ? Optional.empty() : Optional.of(Long.parseLong(value.trim())).filter(v -> v >= 0);
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The propagation in force, {@link Propagation#BACKGROUND} when nothing tells. */
+  public Propagation propagationOrBackground() {
+    return propagation.orElse(Propagation.BACKGROUND);
+  }
+
+  /** Whether a deletion with these settings deletes dependents: {@code Synchronous} in force. */
+  public boolean cascades() {
+    return propagation.filter(p -> p == Propagation.SYNCHRONOUS).isPresent();
+  }
+}
