@@ -12,6 +12,8 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.OnTimeout;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -66,8 +68,9 @@ class StepExecutorIT {
   }
 
 
-  private static DeletionSettings synchronous() {
-    return DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(), Optional.empty());
+  private static SettingsInForce synchronous() {
+    return new SettingsInForce(Optional.of(Propagation.SYNCHRONOUS), Optional.empty(), Optional.empty(),
+        OnTimeout.RELEASE, 0, false, DeletionSettings.NONE);
   }
 
   @Test
