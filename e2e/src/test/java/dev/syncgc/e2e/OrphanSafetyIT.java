@@ -16,7 +16,14 @@ import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestCrds;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
+import dev.syncgc.e2e.support.Pods;
+import dev.syncgc.e2e.support.SpecNames;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -36,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * dependents are handed to the API server's orphaning, and the propagation in force when the
  * deletion began decides, whatever changed since.
  */
-@ExtendWith(TestNamespace.Extension.class)
+@ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class OrphanSafetyIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final Duration STEADY = Duration.ofSeconds(3);
@@ -73,6 +80,34 @@ class OrphanSafetyIT {
     assertNull(now.getMetadata().getDeletionTimestamp());
     Events.await(client, owner, "DependentsOrphaned");
     assertSurvivesWithoutOwners(sa);
+  }
+
+  /**
+   * An Orphan Pod in its grace period: the API server does not change the finalizers of an object
+   * whose graceful deletion is pending, so the hand-over waits for the grace period to end; the
+   * dependent is kept throughout and orphaned before the Pod goes.
+   */
+  @Test
+  void orphanPodInItsGracePeriodIsHandedToOrphaningWhenTheGracePeriodEnds(TestNamespace ns) {
+    Pod pod = Pods.createRunning(client, ns.name(), "pod");
+    client.pods().inNamespace(ns.name()).withName("pod")
+        .edit(p -> new PodBuilder(p).editMetadata().addToAnnotations(PROPAGATION, "Orphan").endMetadata().build());
+    await("finalizer on the Pod").atMost(SETUP_DEADLINE).until(() -> client.pods().inNamespace(ns.name())
+        .withName("pod").get().getMetadata().getFinalizers().contains(SpecNames.FINALIZER));
+    ConfigMap cm = client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder()
+        .withNewMetadata().withName("data").withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1")
+            .withKind("Pod").withName("pod").withUid(pod.getMetadata().getUid()).build()).endMetadata()
+        .build()).create();
+
+    client.pods().inNamespace(ns.name()).withName("pod").withGracePeriod(5).delete();
+    await("the Pod gone").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
+        .until(() -> client.pods().inNamespace(ns.name()).withName("pod").get() == null);
+
+    ConfigMap now = client.configMaps().inNamespace(ns.name()).withName("data").get();
+    assertNotNull(now, "the ConfigMap survives its Orphan Pod");
+    assertEquals(cm.getMetadata().getUid(), now.getMetadata().getUid());
+    assertEquals(List.of(), uids(now));
+    assertNull(now.getMetadata().getDeletionTimestamp());
   }
 
   /**

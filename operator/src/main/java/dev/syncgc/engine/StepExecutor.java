@@ -153,12 +153,23 @@ final class StepExecutor {
 
   /**
    * DELETE the owner again with {@code propagationPolicy: Orphan}: the API server adds the
-   * {@code orphan} finalizer and the next plan lets the owner go. While a grace period is pending
-   * (a Pod terminating) the API server does not change finalizers: the owner waits for its end, its
-   * dependents untouched (the built-in collector does not touch them while the owner exists).
+   * {@code orphan} finalizer, and the owner is let go at once (not on the finalizer's watch event:
+   * by then the built-in collector may have orphaned and removed it, and a second hand-over would
+   * start over). While a graceful deletion is pending (a Pod terminating) the API server changes no
+   * finalizer: the owner waits until its grace period has run out (its deletionTimestamp), its
+   * dependents untouched (the built-in collector leaves them alone while the owner exists), and is
+   * then deleted with grace period 0, as the kubelet does at that point.
    */
   private Next handToOrphaning(ObjectMetadata owner) {
-    Result r = api.delete(informers.kindOf(owner.ref()), owner.ref(), 0, null, "Orphan");
+    Instant now = clock.instant();
+    Long pending = owner.deletionGracePeriodSeconds();
+    boolean graceful = pending != null && pending > 0;
+    if (graceful && now.isBefore(owner.deletionTimestamp())) {
+      waitFor(owner, new Step.Wait(List.of(new Blocker(owner.ref(), "its grace period runs until "
+          + owner.deletionTimestamp() + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp()));
+      return Next.DONE;
+    }
+    Result r = api.delete(informers.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan");
     if (r.gone()) {
       return Next.DONE;
     }
@@ -169,13 +180,10 @@ final class StepExecutor {
       return Next.RETRY;
     }
     if (r.finalizers().contains(Names.ORPHAN_FINALIZER)) {
-      // released now, not on the orphan finalizer's watch event: by then the built-in collector may
-      // have orphaned and removed it, and a second hand-over would start over
       return release(owner, Outcome.ORPHANED, List.of());
     }
-    waitFor(owner, new Step.Wait(List.of(new Blocker(owner.ref(),
-        "its grace period is pending; its dependents are handed to orphaning when it ends")), 0, Instant.MAX));
-    return Next.DONE;
+    reporter.failed(owner.ref(), owner.uid(), "the API server did not add the orphan finalizer");
+    return Next.RETRY;
   }
 
   private Next release(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
