@@ -112,8 +112,9 @@ final class DeletionReporter {
             + "; released with dependents remaining (they are still deleted in the background): " + blockers);
       }
       case ORPHANED -> {
-        log.info("released with dependents orphaned object={} uid={}", owner.ref(), owner.uid());
-        events.normal(owner.ref(), "DependentsOrphaned", "Owner references removed; dependents kept");
+        log.info("released to the API server's orphaning object={} uid={}", owner.ref(), owner.uid());
+        events.normal(owner.ref(), "DependentsOrphaned", "Dependents kept: the API server's orphaning (orphan"
+            + " finalizer) removes the reference to this object from every dependent of every kind before it goes");
       }
       case HANDED_OVER -> {
         log.info("handed to the built-in collector object={} uid={} reason=\"no Synchronous or Orphan"
