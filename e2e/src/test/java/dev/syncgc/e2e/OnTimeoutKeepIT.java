@@ -113,4 +113,30 @@ class OnTimeoutKeepIT {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "blocker"), NEVER);
     }
   }
+
+  /**
+   * A dependent the cascade finalized follows its owner's switch to Release (issue 21 case 9: it
+   * used to carry a copy of Keep and stayed, held by its own blocker, after the owner went).
+   */
+  @Test
+  void switchingTheOwnerToReleaseReachesTheDependentsItsCascadeFinalized(TestNamespace ns) {
+    GenericKubernetesResource owner = keptOwner(ns);
+    GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid").ownedBy(owner).apply();
+    Widgets.create(client, ns.name(), "blocker").ownedBy(mid).finalizer(NEVER).apply();
+    try {
+      Widgets.widget(client, ns.name(), "owner").delete();
+      Events.awaitContaining(client, owner, "Warning", "SynchronousDeletionTimedOut", "Keep");
+      assertTrue(ObjectAwaits.exists(client, mid), "the finalized dependent is kept with its owner");
+
+      MetadataPatches.annotate(Widgets.widget(client, ns.name(), "owner"), ON_TIMEOUT, "Release");
+
+      ObjectAwaits.awaitGone(client, owner, Duration.ofSeconds(30));
+      ObjectAwaits.awaitGone(client, mid, Duration.ofSeconds(30));
+      GenericKubernetesResource left = Widgets.widget(client, ns.name(), "blocker").get();
+      assertNotNull(left, "the blocker is still held by " + NEVER);
+      assertEquals(java.util.List.of(NEVER), left.getMetadata().getFinalizers(), "nothing of syncgc holds it");
+    } finally {
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "blocker"), NEVER);
+    }
+  }
 }

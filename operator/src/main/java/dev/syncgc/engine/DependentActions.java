@@ -8,7 +8,6 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.SettingsInForce;
-import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
@@ -84,11 +83,9 @@ final class DependentActions {
       if (deadline != null) {
         annotations.put(Names.DEADLINE, deadline.toString());
       }
-      // what it inherits while the owner is gone; while the owner exists, the owner's settings now
+      // while the owner exists the dependent follows the owner's settings as they are now (an
+      // on-timeout Keep included); its grace period is recorded for when the owner is gone
       settings.gracePeriodSeconds().ifPresent(g -> annotations.put(Names.INHERITED_GRACE_PERIOD, g.toString()));
-      if (settings.onTimeout() == OnTimeout.KEEP) {
-        annotations.put(Names.INHERITED_ON_TIMEOUT, OnTimeout.KEEP.value()); // kept past the deadline like its owner
-      }
       Result r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
       if (r.gone()) {
         return Next.DONE;

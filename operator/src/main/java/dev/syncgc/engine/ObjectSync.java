@@ -156,7 +156,6 @@ final class ObjectSync {
     if (object.annotation(Names.CASCADED_FROM) != null) {
       annotations.put(Names.CASCADED_FROM, null);
       annotations.put(Names.DEADLINE, null);
-      annotations.put(Names.INHERITED_ON_TIMEOUT, null);
       annotations.put(Names.INHERITED_GRACE_PERIOD, null);
     }
     propagation.filter(Propagation::needsFinalizer)
@@ -166,8 +165,7 @@ final class ObjectSync {
           Patches.addFinalizer(object, Names.FINALIZER, annotations));
       case RECORD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH, Patches.setAnnotationsAt(object, annotations));
       default -> api.patch(kind, object.ref(), KubeApi.JSON_PATCH, Patches.removeFinalizerAndAnnotations(
-          object, Names.FINALIZER, List.of(Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE,
-          Names.INHERITED_ON_TIMEOUT, Names.INHERITED_GRACE_PERIOD)));
+          object, Names.FINALIZER, List.of(Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD)));
     };
     if (r.ok() || r.gone()) {
       log.info("{} object={} uid={} propagation={}", switch (change) {

@@ -24,11 +24,9 @@ public final class Names {
   /** On a dependent that syncgc put under synchronous deletion: the uid of the owner. */
   public static final String CASCADED_FROM = "syncgc.dev/cascaded-from";
   /**
-   * On a dependent syncgc put under synchronous deletion: its cascading owner's {@code on-timeout}
-   * and grace period when the cascade reached it, used once that owner is gone; removed if the
-   * dependent survives the cascade.
+   * On a dependent syncgc put under synchronous deletion: its cascading owner's grace period when the
+   * cascade reached it, used once that owner is gone; removed if the dependent survives the cascade.
    */
-  public static final String INHERITED_ON_TIMEOUT = "syncgc.dev/inherited-on-timeout";
   public static final String INHERITED_GRACE_PERIOD = "syncgc.dev/inherited-grace-period-seconds";
   /** Kubernetes' own finalizers, set by kubectl delete --cascade=orphan|foreground. */
   public static final String ORPHAN_FINALIZER = "orphan";

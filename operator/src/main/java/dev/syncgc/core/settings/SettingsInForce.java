@@ -19,9 +19,9 @@ import java.util.function.Function;
  * cascade finalized, {@code Synchronous}. Empty when nothing tells: never guess a mode that deletes.
  *
  * <p>A dependent under a cascade follows its cascading owner's {@code on-timeout} and grace period
- * (so switching the owner to {@code Release} reaches it) unless it sets its own; once that owner is
- * gone, what the cascade recorded on it ({@link Names#INHERITED_ON_TIMEOUT},
- * {@link Names#INHERITED_GRACE_PERIOD}).
+ * as they are now (switching the owner to {@code Release} reaches it) unless it sets its own. Once
+ * that owner is gone, nothing is kept waiting for the dependent: {@code Release}; its grace period is
+ * the one the cascade recorded on it ({@link Names#INHERITED_GRACE_PERIOD}).
  *
  * @param own the object's own settings with the deciding policy's beneath (invalid values listed)
  * @param propagationInvalid the propagation annotation is present but invalid
@@ -66,9 +66,7 @@ public record SettingsInForce(
     Optional<Propagation> current = invalid ? Optional.empty() : settings.propagation();
     Optional<Propagation> propagation = object.beingDeleted() ? deciding(object, current) : current;
     boolean cascaded = object.annotation(Names.CASCADED_FROM) != null;
-    Optional<OnTimeout> inheritedOnTimeout = !cascaded ? Optional.empty()
-        : cascadingOwner.map(SettingsInForce::onTimeout)
-            .or(() -> OnTimeout.parse(object.annotation(Names.INHERITED_ON_TIMEOUT)));
+    Optional<OnTimeout> inheritedOnTimeout = cascadingOwner.map(SettingsInForce::onTimeout);
     Optional<Long> inheritedGrace = !cascaded ? Optional.empty()
         : cascadingOwner.isPresent() ? cascadingOwner.get().gracePeriodSeconds()
         : parseLong(object.annotation(Names.INHERITED_GRACE_PERIOD));

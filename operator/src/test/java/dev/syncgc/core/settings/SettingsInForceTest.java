@@ -83,20 +83,22 @@ class SettingsInForceTest {
   }
 
   @Test
-  void aCascadedDependentFollowsItsOwnersSwitchToReleaseAndItsRecordOnceTheOwnerIsGone() {
+  void aCascadedDependentFollowsItsOwnersSwitchToReleaseAndOnceTheOwnerIsGoneNothingKeepsIt() {
     // issue 21 case 9: inherited Keep must follow the owner's switch to Release
     Map<String, ObjectMetadata> world = new HashMap<>();
     var owner = obj("o").deleting().syncFinalizer().annotate(Names.PROPAGATION, "Synchronous")
         .annotate(Names.ON_TIMEOUT, "Release").annotate(Names.GRACE_PERIOD, "7").build();
     var dependent = obj("d").ownedBy("o").deleting().syncFinalizer().annotate(Names.CASCADED_FROM, "o")
-        .annotate(Names.INHERITED_ON_TIMEOUT, "Keep").annotate(Names.INHERITED_GRACE_PERIOD, "30").build();
+        .annotate(Names.INHERITED_GRACE_PERIOD, "30").build();
     world.put("o", owner);
     world.put("d", dependent);
     var resolve = SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), world::get);
     assertEquals(OnTimeout.RELEASE, resolve.apply(dependent).onTimeout());
     assertEquals(Optional.of(7L), resolve.apply(dependent).gracePeriodSeconds());
+    world.put("o", obj("o").deleting().syncFinalizer().annotate(Names.ON_TIMEOUT, "Keep").build());
+    assertEquals(OnTimeout.KEEP, resolve.apply(dependent).onTimeout(), "kept past the deadline like its owner");
     world.remove("o");
-    assertEquals(OnTimeout.KEEP, resolve.apply(dependent).onTimeout());
+    assertEquals(OnTimeout.RELEASE, resolve.apply(dependent).onTimeout());
     assertEquals(Optional.of(30L), resolve.apply(dependent).gracePeriodSeconds());
   }
 
