@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
@@ -51,6 +52,17 @@ final class Actions {
             "{\"metadata\":{\"annotations\":{\"" + PROPAGATION + "\":\"Orphan\"}}}"));
         delete(s.root, DeletionPropagation.BACKGROUND);
       }
+      case UNORPHAN -> {
+        delete(s.root, DeletionPropagation.BACKGROUND);
+        whileThere(s.root, "annotate " + s.root + " Synchronous during its deletion", () -> objects.resource(s.root)
+            .patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"annotations\":{\"" + PROPAGATION + "\":\"Synchronous\"}}}"));
+      }
+      case POLICY_TO_SYNC -> {
+        delete(s.root, DeletionPropagation.BACKGROUND);
+        Retry.run("policy " + s.policy + " Synchronous during the deletion of " + s.root,
+            () -> Policies.setPropagation(client, s.policy, Generator.SYNCHRONOUS));
+      }
       case DROP_POLICY -> {
         Retry.run("delete policy " + s.policy, () -> Policies.delete(client, s.policy));
         awaitLetGo(s.root);
@@ -62,6 +74,17 @@ final class Actions {
   private void delete(SoakObject o, DeletionPropagation propagation) {
     Retry.run("delete " + o + " (" + propagation + ")",
         () -> objects.resource(o).withPropagationPolicy(propagation).delete());
+  }
+
+  /** A change to an object being deleted: done if it is still there (it may be gone already). */
+  private static void whileThere(SoakObject o, String what, Runnable change) {
+    try {
+      Retry.run(what, change);
+    } catch (IllegalStateException e) {
+      if (!(e.getCause() instanceof KubernetesClientException k && k.getCode() == 404)) {
+        throw e;
+      }
+    }
   }
 
   /** An owner no longer opted in loses syncgc's finalizer before it is deleted. */

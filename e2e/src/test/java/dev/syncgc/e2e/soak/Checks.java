@@ -4,13 +4,14 @@ import static dev.syncgc.e2e.support.SpecNames.FINALIZER;
 
 import dev.syncgc.e2e.soak.Oracle.Before;
 import dev.syncgc.e2e.soak.Oracle.Expectation;
+import dev.syncgc.e2e.soak.Oracle.NotWhileOwned;
+import dev.syncgc.e2e.soak.Oracle.Unreferenced;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -57,6 +58,7 @@ final class Checks {
         out.add(o + " survives but still holds syncgc's finalizer: " + describe(r));
       }
       Set<String> expected = s.getValue().stream().map(p -> p.uid).collect(Collectors.toSet());
+      o.unresolvable.forEach(u -> expected.add(u.uid())); // nobody can remove these (nor may)
       Set<String> actual = r.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid)
           .collect(Collectors.toSet());
       if (!expected.equals(actual)) {
@@ -66,20 +68,58 @@ final class Checks {
     return out;
   }
 
-  /** Each {@code first} gone at a lower etcd revision than its {@code then}. */
-  List<String> order(Expectation e) {
-    return order(e, etcd::deletedAt);
+  /**
+   * What the order checks read from etcd's record, by key: revisions are comparable across kinds.
+   * Null where the record has nothing.
+   */
+  interface History {
+    /** The revision of the object's DELETE from the store. */
+    Long deletedAt(String key);
+
+    /** The revision at which its deletion began: its first version with a deletionTimestamp, else its DELETE. */
+    Long markedAt(String key);
+
+    /** The revision of its first version without a reference to {@code ownerUid} after one with it. */
+    Long unreferencedAt(String key, String ownerUid);
   }
 
-  /** {@link #order(Expectation)} with the revisions from {@code revisionOf} (etcd key to revision, or null). */
-  static List<String> order(Expectation e, Function<String, Long> revisionOf) {
+  /**
+   * Each {@code first} gone at a lower etcd revision than its {@code then}; each orphaned dependent
+   * without the reference before its owner is gone; no dependent marked deleted before its owner.
+   */
+  List<String> order(Expectation e) {
+    return order(e, etcd);
+  }
+
+  /** {@link #order(Expectation)} against this record. */
+  static List<String> order(Expectation e, History h) {
     List<String> out = new ArrayList<>();
     for (Before b : e.order()) {
-      Long first = revisionOf.apply(b.first().etcdKey());
-      Long then = revisionOf.apply(b.then().etcdKey());
+      Long first = h.deletedAt(b.first().etcdKey());
+      Long then = h.deletedAt(b.then().etcdKey());
       if (first != null && then != null && first >= then) {
         out.add(b.first() + " (etcd revision " + first + ") must be gone before " + b.then() + " (revision "
             + then + "): " + b.why());
+      }
+    }
+    for (Unreferenced u : e.unreferenced()) {
+      Long gone = h.deletedAt(u.owner().etcdKey());
+      if (gone == null || u.owner().uid == null) {
+        continue;
+      }
+      Long dropped = h.unreferencedAt(u.dependent().etcdKey(), u.owner().uid);
+      if (dropped == null || dropped >= gone) {
+        out.add(u.owner() + " was gone at etcd revision " + gone + " while " + u.dependent() + " still named it ("
+            + (dropped == null ? "no version without the reference before" : "reference removed at revision " + dropped)
+            + "): " + u.why());
+      }
+    }
+    for (NotWhileOwned n : e.notWhileOwned()) {
+      Long dependent = h.markedAt(n.dependent().etcdKey());
+      Long owner = h.markedAt(n.owner().etcdKey());
+      if (dependent != null && (owner == null || owner > dependent)) {
+        out.add(n.dependent() + " was marked deleted at etcd revision " + dependent + " while its owner " + n.owner()
+            + " was alive (" + (owner == null ? "never marked" : "marked at revision " + owner) + "): " + n.why());
       }
     }
     return out;

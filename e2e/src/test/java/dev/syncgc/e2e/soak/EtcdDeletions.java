@@ -19,14 +19,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every DELETE the store makes under {@code /registry/}, with its etcd revision, read from etcd's own
- * watch (its JSON gateway) rather than from the API server: revisions are comparable across kinds,
- * and a restart of kube-apiserver loses nothing. When etcd itself restarts, the watch resumes from
- * the revision after the last one seen (etcd keeps its history), so no deletion is missed.
+ * Every DELETE the store makes under {@code /registry/}, with its etcd revision, and every version
+ * of the soak's kinds (owners, finalizers, deletionTimestamp: {@link EtcdValues}), read from etcd's
+ * own watch (its JSON gateway) rather than from the API server: revisions are comparable across
+ * kinds, no version is coalesced away, and a restart of kube-apiserver loses nothing. When etcd
+ * itself restarts, the watch resumes from the revision after the last one seen (etcd keeps its
+ * history), so no deletion or version is missed.
  */
-final class EtcdDeletions implements AutoCloseable {
+final class EtcdDeletions implements AutoCloseable, Checks.History {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PREFIX = "/registry/";
+  /** The kinds whose versions are kept (the soak's objects): other keys only count for their DELETE. */
+  static final List<String> KINDS = List.of("/registry/test.syncgc.dev/widgets/",
+      "/registry/test.syncgc.dev/clusterwidgets/", "/registry/configmaps/", "/registry/pods/");
+
+  /** One stored version of an object. */
+  record Version(long revision, EtcdValues.Meta meta) {}
 
   private final String endpoint;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -36,6 +44,10 @@ final class EtcdDeletions implements AutoCloseable {
   /** The same moment on the wall clock, to compare with deadlines the operator records (same machine). */
   private final Map<String, Instant> goneAt = new HashMap<>();
   private final List<String> problems = new ArrayList<>();
+  private final Map<String, List<Version>> versions = new HashMap<>();
+  private final Map<String, Long> markedAt = new HashMap<>();
+  private long decoded;
+  private long undecodable;
   private final Thread reader;
   private volatile long nextRevision;
   private volatile boolean closed;
@@ -62,7 +74,7 @@ final class EtcdDeletions implements AutoCloseable {
     while (!closed) {
       try {
         String body = "{\"create_request\":{\"key\":\"" + b64(PREFIX) + "\",\"range_end\":\"" + b64("/registry0")
-            + "\",\"start_revision\":" + nextRevision + ",\"filters\":[\"NOPUT\"]}}";
+            + "\",\"start_revision\":" + nextRevision + "}}";
         HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(endpoint + "/v3/watch"))
             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
         current = r.body();
@@ -94,21 +106,71 @@ final class EtcdDeletions implements AutoCloseable {
     }
     for (JsonNode event : result.path("events")) {
       long revision = event.path("kv").path("mod_revision").asLong();
+      nextRevision = Math.max(nextRevision, revision + 1);
+      String key = new String(Base64.getDecoder().decode(event.path("kv").path("key").asText()),
+          StandardCharsets.UTF_8);
       if ("DELETE".equals(event.path("type").asText())) {
-        String key = new String(Base64.getDecoder().decode(event.path("kv").path("key").asText()),
-            StandardCharsets.UTF_8);
         deletedAt.put(key, revision);
+        markedAt.putIfAbsent(key, revision);
         seenAt.put(key, System.nanoTime());
         goneAt.put(key, Instant.now());
+      } else if (KINDS.stream().anyMatch(key::startsWith)) { // a PUT: the JSON gateway omits the default type
+        EtcdValues.Meta meta = EtcdValues.decode(Base64.getDecoder().decode(event.path("kv").path("value").asText()));
+        if (meta == null) {
+          undecodable++;
+          continue;
+        }
+        decoded++;
+        versions.computeIfAbsent(key, k -> new ArrayList<>()).add(new Version(revision, meta));
+        if (meta.deleting()) {
+          markedAt.putIfAbsent(key, revision);
+        }
       }
-      nextRevision = Math.max(nextRevision, revision + 1);
     }
     notifyAll();
   }
 
   /** The revision at which the object under this key was deleted, or null if not seen. */
-  synchronized Long deletedAt(String etcdKey) {
+  @Override
+  public synchronized Long deletedAt(String etcdKey) {
     return deletedAt.get(etcdKey);
+  }
+
+  @Override
+  public synchronized Long markedAt(String etcdKey) {
+    return markedAt.get(etcdKey);
+  }
+
+  @Override
+  public synchronized Long unreferencedAt(String etcdKey, String ownerUid) {
+    boolean named = false;
+    for (Version v : versions.getOrDefault(etcdKey, List.of())) {
+      if (v.meta().owners().contains(ownerUid)) {
+        named = true;
+      } else if (named) {
+        return v.revision();
+      }
+    }
+    return null;
+  }
+
+  /** The finalizers of the object's version stored at exactly this revision, or null if none is known. */
+  synchronized List<String> finalizersAt(String etcdKey, long revision) {
+    for (Version v : versions.getOrDefault(etcdKey, List.of())) {
+      if (v.revision() == revision) {
+        return v.meta().finalizers();
+      }
+    }
+    return null;
+  }
+
+  /** Versions of the soak's kinds decoded, and values that could not be: both for the report. */
+  synchronized long decoded() {
+    return decoded;
+  }
+
+  synchronized long undecodable() {
+    return undecodable;
   }
 
   /** When the soak saw the deletion (System.nanoTime), or null if not seen. */

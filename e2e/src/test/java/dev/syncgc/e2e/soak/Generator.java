@@ -6,12 +6,14 @@ import dev.syncgc.e2e.soak.SoakObject.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 
 /**
  * Seeded random scenarios: trees of depth up to 4 and fan-out up to 8 with diamonds, rings (under
  * the tree, and kept by an outside owner), a second solid owner, another controller's finalizer,
- * deletion waves, Pods, an invalid owner reference; opted in by annotation or policy. The same seed
- * gives the same round.
+ * deletion waves, Pods, invalid owner references (to an owner in another namespace, of an unknown
+ * kind, a namespaced owner of a cluster-scoped object); opted in by annotation or policy, changed
+ * before or during the deletion. The same seed gives the same round.
  */
 final class Generator {
   static final String SYNCHRONOUS = "Synchronous";
@@ -62,7 +64,10 @@ final class Generator {
       case SYNC_ANNOTATION -> pick(new Action[] {Action.DELETE, Action.ORPHAN_CASCADE, Action.NAMESPACE,
           Action.RACE, Action.UNANNOTATE, Action.REORPHAN}, new int[] {5, 1, 1, 3, 1, 1});
       case SYNC_POLICY -> pick(new Action[] {Action.DELETE, Action.RACE, Action.DROP_POLICY}, new int[] {3, 2, 1});
-      case ORPHAN_ANNOTATION, ORPHAN_POLICY -> pick(new Action[] {Action.DELETE, Action.NAMESPACE}, new int[] {4, 1});
+      case ORPHAN_ANNOTATION -> pick(new Action[] {Action.DELETE, Action.NAMESPACE, Action.UNORPHAN},
+          new int[] {3, 1, 2});
+      case ORPHAN_POLICY -> pick(new Action[] {Action.DELETE, Action.NAMESPACE, Action.POLICY_TO_SYNC},
+          new int[] {3, 1, 2});
       case BUILTIN -> pick(new Action[] {Action.DELETE, Action.FOREGROUND, Action.NAMESPACE}, new int[] {2, 2, 1});
       case CLUSTER_SYNC -> pick(new Action[] {Action.DELETE, Action.RACE}, new int[] {2, 1});
       case LONE_RING -> Action.NONE;
@@ -153,6 +158,21 @@ final class Generator {
       s.held.owners.add(s.root);
       s.held.holdMillis = HELD_MILLIS;
       s.root.holdMillis = -1; // the root's own release is the operator's alone: its timing is judged
+    }
+    if (s.mode() != Scenario.Mode.BUILTIN && random.nextInt(3) == 0) {
+      // a reference Kubernetes can never resolve, on an object a cascade reaches through a valid
+      // owner: syncgc never deletes it (nor, so, what it owns), only drops the reference to the
+      // owner it deletes. Not where the built-in collector deletes: it cannot classify the object's
+      // references, so a foreground deletion above it would wait for ever (as it does in Kubernetes)
+      List<SoakObject> below = nodes.stream().filter(n -> n != s.root).toList();
+      if (!below.isEmpty()) {
+        SoakObject o = below.get(random.nextInt(below.size()));
+        String uid = new UUID(random.nextLong(), random.nextLong()).toString();
+        o.unresolvable.add(o.kind.namespaced
+            ? new SoakObject.Unresolvable("nothing.soak.syncgc.dev/v1", "Nothing", "absent", uid, "unknown kind")
+            : new SoakObject.Unresolvable(Kind.WIDGET.apiVersion, Kind.WIDGET.kind, "absent", uid,
+                "namespaced owner of a cluster-scoped object"));
+      }
     }
     if (action == Action.RACE) {
       // created by the action itself, immediately before the root's DELETE

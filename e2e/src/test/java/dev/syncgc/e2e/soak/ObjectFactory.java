@@ -84,6 +84,10 @@ final class ObjectFactory {
       refs.add(new OwnerReferenceBuilder().withApiVersion(p.kind.apiVersion).withKind(p.kind.kind)
           .withName(p.name).withUid(p.uid).build());
     }
+    for (SoakObject.Unresolvable u : o.unresolvable) {
+      refs.add(new OwnerReferenceBuilder().withApiVersion(u.apiVersion()).withKind(u.kind()).withName(u.name())
+          .withUid(u.uid()).build());
+    }
     return refs;
   }
 

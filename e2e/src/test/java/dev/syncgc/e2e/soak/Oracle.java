@@ -14,8 +14,9 @@ import java.util.Set;
 
 /**
  * The model: for one scenario's action, which objects must go, which must stay (and with which
- * owners), and which deletion must come before which. Written from SPEC's rules and the built-in
- * collector's, independently of the operator's code, by brute force over a small graph.
+ * owners), which deletion must come before which, and which DELETEs syncgc may send. Written from
+ * SPEC's rules and the built-in collector's, independently of the operator's code, by brute force
+ * over a small graph.
  */
 final class Oracle {
 
@@ -23,22 +24,49 @@ final class Oracle {
   record Before(SoakObject first, SoakObject then, String why) {}
 
   /**
+   * {@code dependent} must have lost its reference to {@code owner} (a version of it without the
+   * reference, at a lower revision) before {@code owner} is gone: the API server's orphaning.
+   */
+  record Unreferenced(SoakObject dependent, SoakObject owner, String why) {}
+
+  /**
+   * {@code dependent}'s deletion must not begin (deletionTimestamp, or its DELETE) before
+   * {@code owner}'s did: an object is never deleted while an owner is alive (invariant 1).
+   */
+  record NotWhileOwned(SoakObject dependent, SoakObject owner, String why) {}
+
+  /**
+   * What syncgc's identity may DELETE in one scenario: each object of {@code cascade} once (a
+   * second DELETE answered 2xx deletes an object already being deleted), and {@code handOver}, an
+   * Orphan owner under deletion, once, with {@code propagationPolicy: Orphan} (SPEC "Orphan
+   * propagation"). Every DELETE carries the object's uid as precondition; nothing else is deleted.
+   */
+  record Deletes(Set<SoakObject> cascade, SoakObject handOver) {
+    static final Deletes NONE = new Deletes(Set.of(), null);
+  }
+
+  /**
    * @param deadline what the owner's short deadline promises, or null when it has none
    */
   record Expectation(Set<SoakObject> deleted, Map<SoakObject, Set<SoakObject>> survivorOwners,
-      List<Before> order, DeadlineRule deadline) {}
+      List<Before> order, List<Unreferenced> unreferenced, List<NotWhileOwned> notWhileOwned,
+      Deletes deletes, DeadlineRule deadline) {}
 
   /**
    * A short deadline (SPEC "Cycles and timeouts", "What a deadline does"): with {@code Release} the
-   * owner is gone by its deadline or by when its last dependent that must go is gone, whichever
-   * comes first; with {@code Keep} it stays marked as deleted while any of them remains, and goes
-   * once they are all gone. {@link Terminating} judges both against a slack.
+   * owner is not gone before its deadline while a dependent that must go remains, and is gone by its
+   * deadline or by when its last such dependent is gone, whichever comes first; with {@code Keep} it
+   * stays marked as deleted while any of them remains, and goes once they are all gone.
+   * {@link Terminating} judges both against a slack.
    */
   record DeadlineRule(SoakObject owner, Scenario.Deadline onTimeout, Set<SoakObject> dependents) {}
 
   static final String GOES_LAST = "the synchronous owner goes last";
   static final String KEPT = "on-timeout Keep: the owner stays past its deadline until its dependents are gone";
   static final String SOLE_OWNER = "a dependent goes before its only owner";
+  static final String ORPHANED = "Orphan: the owner goes after its dependents lost the reference to it";
+  static final String NO_SOLID_OWNER = "never deleted while an owner is alive (a dependent a Release leaves"
+      + " to its other owner included)";
 
   /** The short deadline of a scenario that times out ({@link Generator}). */
   static final long TIMEOUT_MILLIS = 3000;
@@ -68,7 +96,11 @@ final class Oracle {
     for (SoakObject o : affected(s, deleted)) {
       if (!deleted.contains(o)) {
         Set<SoakObject> owners = new LinkedHashSet<>(o.owners);
-        owners.removeAll(deleted);
+        if (s.mode() != Scenario.Mode.BUILTIN || o.unresolvable.isEmpty()) {
+          // the built-in collector cannot classify the references of an object naming what it
+          // cannot resolve, so it removes none of them: the reference to a deleted owner stays
+          owners.removeAll(deleted);
+        }
         survivors.put(o, owners);
       }
     }
@@ -78,7 +110,8 @@ final class Oracle {
       dependents.remove(s.root);
       deadline = new DeadlineRule(s.root, s.deadline, dependents);
     }
-    return new Expectation(deleted, survivors, order(s, deleted), deadline);
+    return new Expectation(deleted, survivors, order(s, deleted), unreferenced(s), notWhileOwned(s, deleted),
+        deletes(s, deleted), deadline);
   }
 
   /** Everything under the root, and every object that names something deleted: the objects to check. */
@@ -105,6 +138,8 @@ final class Oracle {
   /**
    * The built-in collector: an object goes once every owner it names is gone (least fixpoint), so
    * a ring, whose members own each other, is never collected; references to what went are removed.
+   * An object naming an owner it cannot resolve (an unknown kind, a namespaced owner of a
+   * cluster-scoped object) is never collected: classifying its references fails every time.
    */
   private Set<SoakObject> builtin(SoakObject root) {
     Set<SoakObject> deleted = new LinkedHashSet<>(List.of(root));
@@ -112,7 +147,7 @@ final class Oracle {
     while (grew) {
       grew = false;
       for (SoakObject o : universe) {
-        if (!deleted.contains(o) && !o.owners.isEmpty() && deleted.containsAll(o.owners)) {
+        if (!deleted.contains(o) && !o.owners.isEmpty() && o.unresolvable.isEmpty() && deleted.containsAll(o.owners)) {
           deleted.add(o);
           grew = true;
         }
@@ -124,17 +159,18 @@ final class Oracle {
   /**
    * SPEC, synchronous deletion: everything reachable from the root goes, except what a solid owner
    * keeps: an owner outside the cascade, or an object itself kept (least fixpoint, so a ring kept
-   * only by its own members is not kept).
+   * only by its own members is not kept). An object carrying a reference Kubernetes considers
+   * invalid is kept too: syncgc never deletes an object the built-in collector would keep.
    */
-  private Set<SoakObject> synchronous(SoakObject root) {
+  Set<SoakObject> synchronous(SoakObject root) {
     Set<SoakObject> reach = reachable(root);
     Set<SoakObject> kept = new HashSet<>();
     boolean grew = true;
     while (grew) {
       grew = false;
       for (SoakObject o : reach) {
-        if (o != root && !kept.contains(o)
-            && o.owners.stream().anyMatch(p -> (p != root && !reach.contains(p)) || kept.contains(p))) {
+        if (o != root && !kept.contains(o) && (o.invalidReference()
+            || o.owners.stream().anyMatch(p -> (p != root && !reach.contains(p)) || kept.contains(p)))) {
           kept.add(o);
           grew = true;
         }
@@ -163,10 +199,75 @@ final class Oracle {
     return a == b || (reachable(a).contains(b) && reachable(b).contains(a));
   }
 
+  /**
+   * What syncgc may DELETE. A synchronous cascade: what it deletes, never the root (the user's
+   * DELETE marked it; syncgc only lets it go). Under a namespace deletion a synchronous root's
+   * cascade still runs beside the namespace controller, which makes every co-owner in the namespace
+   * non-solid, so syncgc may DELETE anything below the root (the namespace controller may have marked
+   * it a moment before: documented in the README as the one race allowed), never an object a live
+   * owner outside the namespace keeps nor one carrying an invalid reference. An Orphan owner in
+   * force is handed over once.
+   */
+  private Deletes deletes(Scenario s, Set<SoakObject> deleted) {
+    return switch (s.mode()) {
+      case SYNC -> new Deletes(without(deleted, s.root), null);
+      case NAMESPACE -> s.orphanInForce() ? new Deletes(Set.of(), s.root)
+          : s.synchronousRoot() ? new Deletes(without(reachable(s.root), s.root).stream()
+              .filter(deleted::contains).filter(o -> !o.invalidReference())
+              .filter(o -> deleted.containsAll(o.owners)) // a live owner outside the namespace keeps it
+              .collect(LinkedHashSet::new, Set::add, Set::addAll), null)
+          : Deletes.NONE;
+      case ORPHAN -> s.orphanInForce() ? new Deletes(Set.of(), s.root) : Deletes.NONE;
+      case BUILTIN, NONE -> Deletes.NONE;
+    };
+  }
+
+  private static Set<SoakObject> without(Set<SoakObject> set, SoakObject o) {
+    Set<SoakObject> out = new LinkedHashSet<>(set);
+    out.remove(o);
+    return out;
+  }
+
+  /**
+   * Orphan (the API server's orphaning, whoever asked for it): every object naming the root by a
+   * valid reference loses it before the root goes; the {@code orphan} finalizer holds the root until
+   * kube-controller-manager has removed them all. Not under a namespace deletion, which deletes the
+   * dependents too.
+   */
+  private List<Unreferenced> unreferenced(Scenario s) {
+    List<Unreferenced> out = new ArrayList<>();
+    if (s.mode() == Scenario.Mode.ORPHAN) {
+      for (SoakObject d : dependents.getOrDefault(s.root, List.of())) {
+        out.add(new Unreferenced(d, s.root, ORPHANED));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A synchronous cascade deletes an object only once no owner of it is alive: each owner outside
+   * its ring was marked deleted (or gone) before it. This is what a {@code Release} deadline must
+   * keep too: a dependent whose co-owner is still alive is left to that owner, even if a cascade is
+   * about to delete the co-owner.
+   */
+  private List<NotWhileOwned> notWhileOwned(Scenario s, Set<SoakObject> deleted) {
+    List<NotWhileOwned> out = new ArrayList<>();
+    if (s.mode() != Scenario.Mode.SYNC) {
+      return out;
+    }
+    for (SoakObject d : deleted) {
+      for (SoakObject owner : d.owners) {
+        if (d != s.root && !sameRing(d, owner)) {
+          out.add(new NotWhileOwned(d, owner, NO_SOLID_OWNER));
+        }
+      }
+    }
+    return out;
+  }
+
   private List<Before> order(Scenario s, Set<SoakObject> deleted) {
     List<Before> out = new ArrayList<>();
-    if (s.mode() == Scenario.Mode.NAMESPACE && s.optedIn() && s.shape != Scenario.Shape.ORPHAN_ANNOTATION
-        && s.shape != Scenario.Shape.ORPHAN_POLICY) {
+    if (s.mode() == Scenario.Mode.NAMESPACE && s.optedIn() && !s.orphanInForce()) {
       // the namespace controller deletes everything at once; the synchronous root still waits
       // for its own dependents, those its cascade would delete: one a solid owner outside the
       // cascade keeps (a keeper) only loses its reference to the root, which may go first

@@ -26,6 +26,7 @@ class OracleTest {
   private SoakObject add(String name, SoakObject... owners) {
     SoakObject o = new SoakObject(Kind.WIDGET, "ns", name);
     o.owners.addAll(List.of(owners));
+    o.uid = "uid-" + name;
     universe.add(o);
     return o;
   }
@@ -171,17 +172,187 @@ class OracleTest {
     assertEquals(null, none.deadline(), "no short deadline, no deadline rule");
   }
 
+  /** etcd's record as the order checks read it, written by hand: revisions by etcd key. */
+  private static final class Record implements Checks.History {
+    final Map<String, Long> deleted = new HashMap<>();
+    final Map<String, Long> marked = new HashMap<>();
+    final Map<String, Long> unreferenced = new HashMap<>();
+
+    Record gone(SoakObject o, long revision) {
+      deleted.put(o.etcdKey(), revision);
+      return this;
+    }
+
+    Record marked(SoakObject o, long revision) {
+      marked.put(o.etcdKey(), revision);
+      return this;
+    }
+
+    Record unreferenced(SoakObject dependent, SoakObject owner, long revision) {
+      unreferenced.put(dependent.etcdKey() + " " + owner.uid, revision);
+      return this;
+    }
+
+    @Override
+    public Long deletedAt(String key) {
+      return deleted.get(key);
+    }
+
+    @Override
+    public Long markedAt(String key) {
+      return marked.getOrDefault(key, deleted.get(key));
+    }
+
+    @Override
+    public Long unreferencedAt(String key, String ownerUid) {
+      return unreferenced.get(key + " " + ownerUid);
+    }
+  }
+
   @Test
   void aKeepOwnerGoneBeforeItsHeldDependentIsAnOrderViolation() {
     Scenario s = timed(Scenario.Deadline.KEEP);
     Expectation e = new Oracle(universe).expect(s);
-    Map<String, Long> revisions = new HashMap<>(Map.of(named("leaf").etcdKey(), 10L, named("a").etcdKey(), 11L,
-        s.held.etcdKey(), 20L, named("r").etcdKey(), 21L));
-    assertEquals(List.of(), Checks.order(e, revisions::get));
-    revisions.put(named("r").etcdKey(), 15L); // released at its deadline, as Release would
-    List<String> violations = Checks.order(e, revisions::get);
+    Record record = new Record().marked(named("r"), 1).marked(named("a"), 2).marked(s.held, 3)
+        .gone(named("leaf"), 10).gone(named("a"), 11).gone(s.held, 20).gone(named("r"), 21);
+    assertEquals(List.of(), Checks.order(e, record));
+    record.gone(named("r"), 15); // released at its deadline, as Release would
+    List<String> violations = Checks.order(e, record);
     assertEquals(1, violations.size(), violations.toString());
     assertTrue(violations.get(0).contains("held") && violations.get(0).contains(Oracle.KEPT), violations.get(0));
+  }
+
+  @Test
+  void anOrphanOwnerIsHandedOverOnceAndGoesOnlyAfterItsDependentsLostTheReference() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    SoakObject b = add("b", a);
+    SoakObject other = add("other");
+    SoakObject shared = add("shared", r, other);
+    Expectation e = new Oracle(universe).expect(scenario(Shape.ORPHAN_ANNOTATION, Action.DELETE, r));
+    assertEquals(Set.of(r), e.deleted(), "an Orphan owner's dependents are never deleted");
+    assertEquals(Set.of(), e.survivorOwners().get(a));
+    assertEquals(Set.of(a), e.survivorOwners().get(b));
+    assertEquals(Set.of(other), e.survivorOwners().get(shared), "its other references untouched");
+    assertEquals(new Oracle.Deletes(Set.of(), r), e.deletes(),
+        "syncgc's only DELETE: the owner itself, handed to the API server's orphaning");
+    assertEquals(Set.of(new Oracle.Unreferenced(a, r, Oracle.ORPHANED), new Oracle.Unreferenced(shared, r,
+        Oracle.ORPHANED)), Set.copyOf(e.unreferenced()), "its direct dependents only");
+    assertTrue(e.order().isEmpty() && e.notWhileOwned().isEmpty());
+
+    Record record = new Record().marked(r, 1).unreferenced(a, r, 5).unreferenced(shared, r, 6).gone(r, 10);
+    assertEquals(List.of(), Checks.order(e, record));
+    record.unreferenced(shared, r, 12); // the owner let go before the API server's orphaning was done
+    List<String> late = Checks.order(e, record);
+    assertTrue(late.size() == 1 && late.get(0).contains("shared") && late.get(0).contains(Oracle.ORPHANED), late.toString());
+    record.unreferenced.remove(a.etcdKey() + " " + r.uid); // never lost it
+    assertEquals(2, Checks.order(e, record).size(), Checks.order(e, record).toString());
+  }
+
+  @Test
+  void thePropagationInForceWhenTheDeletionBeganDecides() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    for (Action late : List.of(Action.UNORPHAN, Action.NAMESPACE)) {
+      Expectation e = new Oracle(universe).expect(scenario(Shape.ORPHAN_ANNOTATION, late, r));
+      assertEquals(r, e.deletes().handOver(), late + ": Orphan stays Orphan, handed over");
+    }
+    Expectation policy = new Oracle(universe).expect(scenario(Shape.ORPHAN_POLICY, Action.POLICY_TO_SYNC, r));
+    assertEquals(Set.of(r), policy.deleted(), "an Orphan policy switched to Synchronous during the deletion");
+    assertEquals(Set.of(), policy.survivorOwners().get(a));
+    assertEquals(r, policy.deletes().handOver());
+    Expectation reorphaned = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.REORPHAN, r));
+    assertEquals(Set.of(r), reorphaned.deleted(), "Synchronous made Orphan before the deletion: safer wins");
+    assertEquals(r, reorphaned.deletes().handOver());
+    Expectation cascadeOrphan = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.ORPHAN_CASCADE, r));
+    assertEquals(Set.of(r), cascadeOrphan.deleted());
+    assertEquals(Oracle.Deletes.NONE, cascadeOrphan.deletes(),
+        "kubectl --cascade=orphan: the API server orphans, syncgc only lets go (SPEC step 1)");
+    assertEquals(List.of(new Oracle.Unreferenced(a, r, Oracle.ORPHANED)), cascadeOrphan.unreferenced());
+    Expectation sync = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertEquals(new Oracle.Deletes(Set.of(a), null), sync.deletes(),
+        "a cascade deletes the dependents, never the owner the user already deleted");
+    assertEquals(Oracle.Deletes.NONE,
+        new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.UNANNOTATE, r)).deletes());
+  }
+
+  @Test
+  void anObjectWithAReferenceKubernetesCannotResolveIsNeverDeletedThroughAnotherOwner() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    SoakObject d = add("d", a);
+    d.unresolvable.add(new SoakObject.Unresolvable("nothing.soak.syncgc.dev/v1", "Nothing", "absent", "uid-x",
+        "unknown kind"));
+    SoakObject e = add("e", d);
+    SoakObject f = add("f", d, a);
+    Expectation sync = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertEquals(Set.of(r, a), sync.deleted());
+    assertEquals(Set.of(), sync.survivorOwners().get(d), "it survives and loses its reference to a");
+    assertEquals(Set.of(d), sync.survivorOwners().get(e), "what it owns survives with it");
+    assertEquals(Set.of(d), sync.survivorOwners().get(f));
+    assertEquals(Set.of(a), sync.deletes().cascade());
+
+    Expectation namespace = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.NAMESPACE, r));
+    assertEquals(Set.of(r, a, d, e, f), namespace.deleted(), "the namespace controller deletes everything");
+    assertTrue(!namespace.deletes().cascade().contains(d) && namespace.deletes().cascade().contains(e),
+        "syncgc never deletes d itself; what d owns it may (d is being deleted): " + namespace.deletes());
+
+    Expectation builtin = new Oracle(universe).expect(scenario(Shape.BUILTIN, Action.DELETE, r));
+    assertEquals(Set.of(r, a), builtin.deleted());
+    assertEquals(Set.of(a), builtin.survivorOwners().get(d),
+        "the built-in collector cannot classify d's references: it removes none");
+
+    SoakObject keeper = new SoakObject(Kind.CLUSTER_WIDGET, null, "keeper");
+    SoakObject croot = new SoakObject(Kind.CLUSTER_WIDGET, null, "croot");
+    SoakObject cd = new SoakObject(Kind.CLUSTER_WIDGET, null, "cd");
+    cd.owners.add(croot);
+    cd.unresolvable.add(new SoakObject.Unresolvable("test.syncgc.dev/v1", "Widget", "absent", "uid-y",
+        "namespaced owner of a cluster-scoped object"));
+    Scenario cluster = new Scenario("c", Shape.CLUSTER_SYNC, Action.DELETE, null);
+    cluster.root = croot;
+    cluster.objects.addAll(List.of(croot, cd));
+    Expectation c = new Oracle(List.of(keeper, croot, cd)).expect(cluster);
+    assertEquals(Set.of(croot), c.deleted());
+    assertEquals(Set.of(), c.survivorOwners().get(cd));
+  }
+
+  @Test
+  void noDependentIsMarkedDeletedWhileACoOwnerIsAliveReleaseDeadlineIncluded() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    SoakObject b = add("b", r);
+    SoakObject d = add("d", a, b);
+    SoakObject x = add("x", r);
+    SoakObject y = add("y", x);
+    x.owners.add(y); // a ring x <-> y under r
+    Scenario s = scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r);
+    s.deadline = Scenario.Deadline.RELEASE;
+    Expectation e = new Oracle(universe).expect(s);
+    assertTrue(e.order().isEmpty(), "Release: no order between owner and dependents");
+    assertTrue(e.notWhileOwned().containsAll(List.of(new Oracle.NotWhileOwned(d, a, Oracle.NO_SOLID_OWNER),
+        new Oracle.NotWhileOwned(d, b, Oracle.NO_SOLID_OWNER), new Oracle.NotWhileOwned(x, r, Oracle.NO_SOLID_OWNER))),
+        e.notWhileOwned().toString());
+    assertTrue(e.notWhileOwned().stream().noneMatch(n -> Set.of(n.dependent(), n.owner()).equals(Set.of(x, y))),
+        "a ring goes as a unit: " + e.notWhileOwned());
+    Record record = new Record().marked(r, 1).marked(a, 2).marked(x, 3).marked(y, 3).marked(b, 6).gone(d, 5);
+    List<String> violations = Checks.order(e, record);
+    assertTrue(violations.size() == 1 && violations.get(0).contains("d") && violations.get(0).contains("Widget/ns/b")
+        && violations.get(0).contains(Oracle.NO_SOLID_OWNER),
+        "the deadline released r; d's co-owner b was still alive when d went: " + violations);
+    record.marked(b, 4);
+    assertEquals(List.of(), Checks.order(e, record));
+  }
+
+  @Test
+  void aReleaseOwnerGoneBeforeItsDeadlineWhileADependentRemainsIsAViolation() {
+    Scenario s = timed(Scenario.Deadline.RELEASE);
+    Terminating.Judgement early = judge(s, T.minusSeconds(1), null, T.plusSeconds(10));
+    assertTrue(early.violation() != null && early.violation().contains("before its deadline")
+        && early.violation().contains("held"), String.valueOf(early));
+    Terminating.Judgement beforeHeld = judge(s, T.minusMillis(500), T.minusMillis(200), T.plusSeconds(10));
+    assertTrue(beforeHeld.violation() != null, "held went after the owner: " + beforeHeld);
+    Terminating.Judgement complete = judge(s, T.minusMillis(500), T.minusSeconds(1), T.plusSeconds(10));
+    assertEquals(null, complete.violation(), "everything gone first: the owner may go before its deadline");
   }
 
   private static final Instant T = Instant.parse("2030-01-01T00:00:00Z");
@@ -232,6 +403,8 @@ class OracleTest {
   @Test
   void generatedRoundsAreTheSameForTheSameSeedAndEveryModelSetIsConsistent() {
     Set<Shape> timed = new HashSet<>();
+    Set<Action> actions = new HashSet<>();
+    Set<String> unresolvable = new HashSet<>();
     for (long seed = 0; seed < 200; seed++) {
       Generator.Round a = new Generator(new Random(seed), 12).round("t", 1, 4);
       Generator.Round b = new Generator(new Random(seed), 12).round("t", 1, 4);
@@ -239,7 +412,23 @@ class OracleTest {
       Oracle oracle = new Oracle(a.all());
       for (Scenario s : a.scenarios()) {
         Expectation e = oracle.expect(s);
+        actions.add(s.action);
         assertTrue(e.deleted().stream().noneMatch(e.survivorOwners()::containsKey), "seed " + seed + " " + s);
+        boolean orphaning = s.orphanInForce() && (s.mode() == Scenario.Mode.ORPHAN || s.mode() == Scenario.Mode.NAMESPACE);
+        assertEquals(orphaning ? s.root : null, e.deletes().handOver(), "seed " + seed + " " + s);
+        assertTrue(e.deletes().cascade().stream().noneMatch(SoakObject::invalidReference)
+            && !e.deletes().cascade().contains(s.root), "seed " + seed + " " + s);
+        for (SoakObject o : s.objects) {
+          o.unresolvable.forEach(u -> unresolvable.add(u.why()));
+          assertTrue(o.unresolvable.isEmpty() || s.mode() != Scenario.Mode.BUILTIN,
+              "the built-in collector would wait for ever below a foreground deletion: seed " + seed + " " + s);
+          assertTrue(o.unresolvable.isEmpty() || s.mode() != Scenario.Mode.SYNC || !e.deleted().contains(o),
+              "seed " + seed + " " + s);
+        }
+        for (SoakObject o : a.misc()) {
+          assertTrue(!oracle.reachable(s.root).contains(o), "a reference to an owner in another namespace, which"
+              + " kube-controller-manager removes at once, is never in a cascade's path: seed " + seed);
+        }
         assertTrue(a.keepers().stream().noneMatch(e.deleted()::contains), "keepers never go: seed " + seed);
         for (Before order : e.order()) {
           assertTrue(e.deleted().contains(order.first()) && e.deleted().contains(order.then()), order.toString());
@@ -256,5 +445,7 @@ class OracleTest {
       }
     }
     assertEquals(Set.of(Shape.SYNC_ANNOTATION, Shape.SYNC_POLICY), timed, "Keep by annotation and by policy");
+    assertEquals(Set.of(Action.values()), actions, "every action is generated");
+    assertEquals(Set.of("unknown kind", "namespaced owner of a cluster-scoped object"), unresolvable);
   }
 }

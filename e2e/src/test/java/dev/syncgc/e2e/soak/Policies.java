@@ -3,6 +3,8 @@ package dev.syncgc.e2e.soak;
 import dev.syncgc.e2e.support.TestCrds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +40,12 @@ final class Policies {
       spec.put("onTimeout", s.deadline == Scenario.Deadline.KEEP ? Generator.KEEP : Generator.RELEASE);
     }
     return spec;
+  }
+
+  /** Changes the policy's propagation (a merge patch of its spec). */
+  static void setPropagation(KubernetesClient client, String name, String propagation) {
+    client.genericKubernetesResources(POLICY).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"propagation\":\"" + propagation + "\"}}");
   }
 
   static void delete(KubernetesClient client, String name) {

@@ -40,6 +40,14 @@ final class Scenario {
     DROP_POLICY,
     /** The annotation is changed from Synchronous to Orphan just before a plain DELETE. */
     REORPHAN,
+    /**
+     * A plain DELETE of an Orphan root, then its annotation is changed to Synchronous while it is
+     * being deleted: the propagation in force when the deletion began decides (SPEC "Which
+     * propagation decides"), so nothing below it goes.
+     */
+    UNORPHAN,
+    /** A plain DELETE of a root an Orphan policy selects, then the policy is changed to Synchronous. */
+    POLICY_TO_SYNC,
     NONE
   }
 
@@ -86,7 +94,7 @@ final class Scenario {
     return switch (action) {
       case NONE -> Mode.NONE;
       case NAMESPACE -> Mode.NAMESPACE;
-      case ORPHAN_CASCADE, REORPHAN -> Mode.ORPHAN;
+      case ORPHAN_CASCADE, REORPHAN, UNORPHAN, POLICY_TO_SYNC -> Mode.ORPHAN;
       case UNANNOTATE, DROP_POLICY, FOREGROUND -> Mode.BUILTIN;
       case DELETE, RACE -> switch (shape) {
         case SYNC_ANNOTATION, SYNC_POLICY, CLUSTER_SYNC -> Mode.SYNC;
@@ -100,6 +108,21 @@ final class Scenario {
   /** Whether the root carries syncgc's finalizer before the action. */
   boolean optedIn() {
     return shape != Shape.BUILTIN && shape != Shape.LONE_RING;
+  }
+
+  /**
+   * The propagation in force when the root's deletion begins is {@code Orphan}: syncgc hands the
+   * root to the API server's orphaning (a DELETE of the root with {@code propagationPolicy: Orphan}
+   * and its uid as precondition). Not so for {@code kubectl delete --cascade=orphan} of a
+   * Synchronous root: the API server orphans, syncgc only lets go (SPEC step 1).
+   */
+  boolean orphanInForce() {
+    return shape == Shape.ORPHAN_ANNOTATION || shape == Shape.ORPHAN_POLICY || action == Action.REORPHAN;
+  }
+
+  /** The root is Synchronous by annotation or policy (what a namespace deletion finds it). */
+  boolean synchronousRoot() {
+    return shape == Shape.SYNC_ANNOTATION || shape == Shape.SYNC_POLICY || shape == Shape.CLUSTER_SYNC;
   }
 
   /** A short deadline set on a synchronous deletion. */

@@ -29,6 +29,9 @@ final class SoakObject {
     }
   }
 
+  /** An owner reference Kubernetes cannot resolve: what it names, and why it is invalid. */
+  record Unresolvable(String apiVersion, String kind, String name, String uid, String why) {}
+
   /** The finalizer of "another controller": the soak removes it a while after the object is marked deleted. */
   static final String HOLD = "soak.syncgc.dev/hold";
 
@@ -37,8 +40,20 @@ final class SoakObject {
   final String name;
   /** Owners named by valid references, in order. */
   final List<SoakObject> owners = new ArrayList<>();
-  /** An owner named by a reference Kubernetes considers invalid (a namespaced owner in another namespace), or null. */
+  /**
+   * An owner named by a reference Kubernetes considers invalid (a namespaced owner in another
+   * namespace), or null. kube-controller-manager treats such an owner as absent and removes the
+   * reference within milliseconds once a solid owner is seen, so the generator puts it only on
+   * objects no cascade reaches (the model could not say whether a cascade sees it).
+   */
   SoakObject invalidOwner;
+  /**
+   * References Kubernetes can never resolve (an unknown kind; a namespaced owner of a cluster-scoped
+   * object): kube-controller-manager neither collects such an object nor removes any of its
+   * references, and syncgc never deletes it through another owner (SPEC "Coexistence with
+   * Kubernetes"). Kept on the object for good: they name nothing that exists.
+   */
+  final List<Unresolvable> unresolvable = new ArrayList<>();
   /** {@code syncgc.dev/deletion-wave}, or null. */
   Integer wave;
   /** Held by {@link #HOLD} for this long after it is marked deleted; negative: not held. */
@@ -57,6 +72,11 @@ final class SoakObject {
   /** The key of the object in etcd: DELETE events of the store carry it with their revision. */
   String etcdKey() {
     return "/registry/" + kind.registry + "/" + (namespace == null ? "" : namespace + "/") + name;
+  }
+
+  /** Carries a reference Kubernetes considers invalid: no cascade through another owner deletes it. */
+  boolean invalidReference() {
+    return invalidOwner != null || !unresolvable.isEmpty();
   }
 
   boolean held() {

@@ -118,8 +118,10 @@ final class SoakRound {
       ctx.checks().order(e.getValue()).forEach(v -> violations.add(where(s) + v));
       deleted += e.getValue().deleted().size();
       survived += e.getValue().survivorOwners().size();
-      if (s.mode() == Mode.SYNC || (s.mode() == Mode.NAMESPACE && synchronousRoot(s))) {
-        e.getValue().deleted().forEach(o -> mayDelete.put(o.etcdKey(), o.uid));
+      e.getValue().deletes().cascade().forEach(o -> mayDelete.put(o.etcdKey(), o.uid));
+      SoakObject orphan = e.getValue().deletes().handOver();
+      if (orphan != null) {
+        mayDelete.put(orphan.etcdKey(), orphan.uid); // the Orphan hand-over (its propagation is judged later)
       }
       Long gone = ctx.etcd().seenAt(s.root.etcdKey());
       if (s.mode() != Mode.NONE && (gone == null || gone > faultAt.get())) {
@@ -262,10 +264,6 @@ final class SoakRound {
     round.scenarios().stream().filter(s -> s.namespace != null).forEach(s -> out.add(s.namespace));
     out.add(round.miscNamespace());
     return out;
-  }
-
-  private static boolean synchronousRoot(Scenario s) {
-    return s.shape == Scenario.Shape.SYNC_ANNOTATION || s.shape == Scenario.Shape.SYNC_POLICY;
   }
 
   private String where(Scenario s) {

@@ -8,8 +8,9 @@ import java.util.Map;
 /**
  * Invariant 3 for the scenarios with a short deadline: nothing is left in Terminating past its
  * bound plus {@link #SLACK}. With {@code Release} the bound is the deadline the operator recorded, or
- * the moment the last dependent that must go was gone if that came first; with {@code Keep} it is
- * the moment the last of them was gone, and the owner must not be gone while one remains. Pure: the
+ * the moment the last dependent that must go was gone if that came first, and the owner must not be
+ * gone before its deadline while one of them remains; with {@code Keep} the bound is the moment the
+ * last of them was gone, and the owner must not be gone while one remains. Pure: the
  * times come from etcd's watch (when the soak saw each DELETE) and the audit log (the deadline).
  */
 final class Terminating {
@@ -31,6 +32,17 @@ final class Terminating {
 
   private Terminating() {}
 
+  /** A dependent of the rule not gone by {@code at} (gone later, or not at all), or null. */
+  private static SoakObject remainingAt(DeadlineRule rule, Map<SoakObject, Instant> gone, Instant at) {
+    for (SoakObject d : rule.dependents()) {
+      Instant when = gone.get(d);
+      if (when == null || when.isAfter(at)) {
+        return d;
+      }
+    }
+    return null;
+  }
+
   /**
    * @param deadline the owner's deadline
    * @param ownerGone when the owner was gone, or null if it is not
@@ -50,6 +62,7 @@ final class Terminating {
       }
     }
     boolean pastDeadline = ownerGone != null && ownerGone.isAfter(deadline);
+    SoakObject early = ownerGone != null && ownerGone.isBefore(deadline) ? remainingAt(rule, gone, ownerGone) : null;
     Instant bound;
     String why;
     if (rule.onTimeout() == Scenario.Deadline.KEEP) {
@@ -60,6 +73,12 @@ final class Terminating {
       }
       bound = rule.dependents().isEmpty() ? deadline : lastDependent;
       why = "its last dependent was gone at " + bound;
+    } else if (early != null) {
+      // seen gone before its deadline (the soak sees a deletion after it happens, so it was earlier
+      // still) while a dependent that must go was there: nothing may let it go then but completion
+      return new Judgement(rule.owner() + " (on-timeout Release) was gone at " + ownerGone + ", before its deadline "
+          + deadline + ", while " + early + ", which must go, remained: a Release owner goes before its deadline only"
+          + " once its dependents are gone", Duration.between(deadline, ownerGone), false);
     } else if (remaining == null && !rule.dependents().isEmpty() && lastDependent.isBefore(deadline)) {
       bound = lastDependent;
       why = "its last dependent was gone at " + bound + ", before its deadline " + deadline;
