@@ -19,12 +19,20 @@ final class AuditLog {
   static final String DEADLINE = "syncgc.dev/deadline";
 
   /**
-   * One request: verb, the object's etcd-style key, the answer, the DELETE's uid precondition, and
-   * the {@code syncgc.dev/deadline} a merge PATCH sets on an owner (null if none).
+   * One request: verb, the object's etcd-style key, the answer, the DELETE's uid precondition and
+   * propagation policy, the {@code syncgc.dev/deadline} a merge PATCH sets on an owner (null if
+   * none), and the body as the API server read it ({@code requestObject}: DeleteOptions, the patch
+   * document, the object of an UPDATE; a missing node when the request was refused before its body
+   * was read, as API Priority and Fairness does with a 429).
    */
-  record Request(String verb, String key, int code, String preconditionUid, String deadline, String line) {
+  record Request(String verb, String key, int code, String preconditionUid, String propagationPolicy,
+      String deadline, JsonNode body, String line) {
     boolean succeeded() {
       return code >= 200 && code < 300;
+    }
+
+    boolean hasBody() {
+      return !body.isMissingNode() && !body.isNull();
     }
   }
 
@@ -67,10 +75,12 @@ final class AuditLog {
         String ns = ref.path("namespace").asText("");
         String key = "/registry/" + (group.isEmpty() ? "" : group + "/") + ref.path("resource").asText()
             + "/" + (ns.isEmpty() ? "" : ns + "/") + ref.path("name").asText();
-        String uid = e.path("requestObject").path("preconditions").path("uid").asText(null);
-        String deadline = e.path("requestObject").path("metadata").path("annotations").path(DEADLINE).asText(null);
+        JsonNode body = e.path("requestObject");
+        String uid = body.path("preconditions").path("uid").asText(null);
+        String deadline = body.path("metadata").path("annotations").path(DEADLINE).asText(null);
         out.add(new Request(e.path("verb").asText(), key, e.path("responseStatus").path("code").asInt(),
-            uid, deadline, line.length() > 600 ? line.substring(0, 600) + "..." : line));
+            uid, body.path("propagationPolicy").asText(null), deadline, body,
+            line.length() > 600 ? line.substring(0, 600) + "..." : line));
       }
     }
     return out;

@@ -39,7 +39,8 @@ final class SoakRound {
 
   /** {@code inFlight}: scenarios whose owner was still there when the fault struck. */
   record Result(int number, int objects, Fault fault, String faultLine, int inFlight, Map<Mode, Integer> modes,
-      int deleted, int survived, long longestMillis, String longest, Deadlines deadlines, List<String> violations) {}
+      int deleted, int survived, long longestMillis, String longest, Deadlines deadlines, AuditCheck.Counts audit,
+      List<String> violations) {}
 
   /**
    * The short deadlines judged ({@link Terminating}): owners with Release and with Keep, the Keep
@@ -112,16 +113,17 @@ final class SoakRound {
     int deleted = 0;
     int survived = 0;
     int inFlight = 0;
-    Map<String, String> mayDelete = new LinkedHashMap<>();
+    Map<String, String> cascade = new LinkedHashMap<>();
+    Map<String, String> handOver = new LinkedHashMap<>();
     for (Map.Entry<Scenario, Expectation> e : expected.entrySet()) {
       Scenario s = e.getKey();
       ctx.checks().order(e.getValue()).forEach(v -> violations.add(where(s) + v));
       deleted += e.getValue().deleted().size();
       survived += e.getValue().survivorOwners().size();
-      e.getValue().deletes().cascade().forEach(o -> mayDelete.put(o.etcdKey(), o.uid));
+      e.getValue().deletes().cascade().forEach(o -> cascade.put(o.etcdKey(), o.uid));
       SoakObject orphan = e.getValue().deletes().handOver();
       if (orphan != null) {
-        mayDelete.put(orphan.etcdKey(), orphan.uid); // the Orphan hand-over (its propagation is judged later)
+        handOver.put(orphan.etcdKey(), orphan.uid);
       }
       Long gone = ctx.etcd().seenAt(s.root.etcdKey());
       if (s.mode() != Mode.NONE && (gone == null || gone > faultAt.get())) {
@@ -135,14 +137,17 @@ final class SoakRound {
     Map<String, String> keys = new LinkedHashMap<>();
     all.stream().filter(o -> o.uid != null).forEach(o -> keys.put(o.etcdKey(), o.uid));
     List<AuditLog.Request> requests = ctx.audit().next();
-    ctx.auditCheck().check(requests, mayDelete, keys).forEach(v -> violations.add(where(null) + v));
+    AuditCheck.Result audit = ctx.auditCheck().check(requests, new AuditCheck.Allowed(cascade, handOver), keys,
+        ctx.etcd()::finalizersAt);
+    audit.violations().forEach(v -> violations.add(where(null) + v));
     Deadlines deadlines = deadlines(expected, requests, actedAt);
     cleanup(all);
     ctx.audit().next(); // the cleanup's requests are not judged
+    ctx.holds().findings().forEach(v -> violations.add(where(null) + v)); // the cleanup's included
     Map<Mode, Integer> modes = new LinkedHashMap<>();
     round.scenarios().forEach(s -> modes.merge(s.mode(), 1, Integer::sum));
     return new Result(round.number(), all.size(), fault, faultLine, inFlight, modes, deleted, survived,
-        longestMillis, longest, deadlines, violations);
+        longestMillis, longest, deadlines, audit.counts(), violations);
   }
 
   /**
