@@ -2,7 +2,6 @@ package dev.syncgc.e2e.soak;
 
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.TestCluster;
-import dev.syncgc.e2e.support.Throttle;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +10,8 @@ import java.util.Map;
 /**
  * The faults one round injects mid-cascade: SIGKILL of the leading replica or of every replica
  * (started again at once), a restart of kube-apiserver or of etcd with its data kept (e2e/cluster.sh), or API
- * Priority and Fairness rejecting most of syncgc's requests with 429 for the rest of the round.
+ * Priority and Fairness leaving syncgc one seat and answering 429 beyond it, from before the
+ * round's deletions until it settles ({@link SoakThrottle}).
  */
 final class Faults implements AutoCloseable {
 
@@ -21,7 +21,7 @@ final class Faults implements AutoCloseable {
 
   private final KubernetesClient client;
   private final SoakOperators operators;
-  private Throttle throttle;
+  private SoakThrottle throttle;
 
   Faults(KubernetesClient client, SoakOperators operators) {
     this.client = client;
@@ -39,16 +39,23 @@ final class Faults implements AutoCloseable {
       case RESTART_APISERVER -> clusterScript("restart-apiserver");
       case RESTART_ETCD -> clusterScript("restart-etcd");
       case THROTTLE -> {
-        throttle = Throttle.serviceAccount(client, "syncgc-soak", SoakOperators.NAMESPACE, SoakOperators.ACCOUNT);
-        yield "APF throttles " + SoakOperators.USER;
+        throttle = SoakThrottle.apply(client);
+        yield "APF throttles " + SoakOperators.USER + " to " + throttle.seats + " seat (Reject)";
       }
     };
   }
 
-  /** Ends a throttle and waits until every replica is ready again. */
-  void endRound() {
+  /**
+   * Ends a throttle and waits until every replica is ready again.
+   *
+   * @return the requests the API server answered 429 while this round's throttle was in force, or
+   *     null if the round had none
+   */
+  Long endRound() {
+    Long count = throttle == null ? null : throttle.rejectedSince();
     close();
     operators.awaitReady(RESTART_DEADLINE);
+    return count;
   }
 
   private static String clusterScript(String command) {

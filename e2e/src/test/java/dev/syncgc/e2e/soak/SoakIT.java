@@ -46,6 +46,8 @@ class SoakIT {
     System.out.println(report.markdown());
     assertTrue(report.violations.isEmpty(), report.violations.size() + " violations (seed " + seed + "), see "
         + reportFile + ":\n" + String.join("\n", report.violations));
+    assertTrue(report.notExercised().isEmpty(), "rounds " + report.notExercised() + " injected a throttle that"
+        + " answered no request 429: they tested nothing (seed " + seed + "), see " + reportFile);
   }
 
   /** {@code 90s}, {@code 30m}, {@code 2h}. */

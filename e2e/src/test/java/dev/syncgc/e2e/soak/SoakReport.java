@@ -79,8 +79,16 @@ final class SoakReport {
         .append(row("scenarios by deletion mode", modes.toString()))
         .append(row("faults injected", faults.toString()))
         .append(row("syncgc's DELETEs / PATCHes judged in the audit log",
-            audit.getOrDefault("DELETE", 0) + " / " + audit.getOrDefault("PATCH/UPDATE", 0)))
-        .append(row("requests answered 429 (syncgc_api_requests_total, all replica lives)",
+            audit.getOrDefault("DELETE", 0) + " / " + audit.getOrDefault("PATCH/UPDATE", 0)
+            + " (DELETEs refused: " + audit.getOrDefault("DELETE refused", 0) + ", of which refused before the"
+            + " body was read: " + audit.getOrDefault("DELETE refused before its body was read", 0)
+            + "; Orphan hand-overs: " + audit.getOrDefault("Orphan hand-overs", 0) + ")"))
+        .append(row("requests answered 429 under the APF fault (kube-apiserver's"
+            + " apiserver_flowcontrol_rejected_requests_total for syncgc's level), per throttled round",
+            throttled()))
+        .append(row("throttled rounds not exercised (0 requests answered 429)", notExercised().isEmpty() ? "none"
+            : notExercised().size() + ": rounds " + notExercised()))
+        .append(row("requests answered 429 (syncgc_api_requests_total, all replica lives that could be scraped)",
             Long.toString(Math.round(rejected429))))
         .append(row("longest synchronous deletion (action to owner gone)", longest == null ? "-"
             : longest.longestMillis() + " ms, round " + longest.number() + " (" + longest.fault() + "): "
@@ -138,6 +146,17 @@ final class SoakReport {
     }
     violations.forEach(v -> md.append("- ").append(v.replace("\n", " ")).append('\n'));
     return md.toString();
+  }
+
+  /** The rounds whose fault did not do what it is for (a throttle that answered no 429). */
+  List<Integer> notExercised() {
+    return rounds.stream().filter(r -> !r.exercised()).map(SoakRound.Result::number).toList();
+  }
+
+  private String throttled() {
+    List<String> out = rounds.stream().filter(r -> r.rejected429() != null)
+        .map(r -> r.rejected429() + " (round " + r.number() + ")").toList();
+    return out.isEmpty() ? "-" : String.join(", ", out);
   }
 
   void write(Path file) throws IOException {

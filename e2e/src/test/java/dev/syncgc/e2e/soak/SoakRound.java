@@ -37,10 +37,19 @@ final class SoakRound {
   static final Duration SETTLE = Duration.ofMinutes(4);
   private static final Duration SETUP = Duration.ofSeconds(90);
 
-  /** {@code inFlight}: scenarios whose owner was still there when the fault struck. */
+  /**
+   * {@code inFlight}: scenarios whose owner was still there when the fault struck; {@code rejected429}:
+   * requests of syncgc's identity the API server answered 429 while a throttle was in force (null:
+   * the round had none; 0: a throttle that did not throttle, {@link #exercised()} false).
+   */
   record Result(int number, int objects, Fault fault, String faultLine, int inFlight, Map<Mode, Integer> modes,
-      int deleted, int survived, long longestMillis, String longest, Deadlines deadlines, AuditCheck.Counts audit,
-      List<String> violations) {}
+      int deleted, int survived, long longestMillis, String longest, Deadlines deadlines, Long rejected429,
+      AuditCheck.Counts audit, List<String> violations) {
+    /** Whether the fault did what it is for: a throttle must have answered 429 at least once. */
+    boolean exercised() {
+      return fault != Fault.THROTTLE || (rejected429 != null && rejected429 > 0);
+    }
+  }
 
   /**
    * The short deadlines judged ({@link Terminating}): owners with Release and with Keep, the Keep
@@ -106,7 +115,10 @@ final class SoakRound {
     }
     String faultLine = injected.get(SETTLE.toMillis(), TimeUnit.MILLISECONDS);
     settle(expected);
-    ctx.faults().endRound();
+    Long rejected429 = ctx.faults().endRound();
+    if (rejected429 != null) {
+      faultLine += "; " + rejected429 + " requests answered 429" + (rejected429 > 0 ? "" : ": NOT EXERCISED");
+    }
 
     long longestMillis = 0;
     String longest = "";
@@ -147,7 +159,7 @@ final class SoakRound {
     Map<Mode, Integer> modes = new LinkedHashMap<>();
     round.scenarios().forEach(s -> modes.merge(s.mode(), 1, Integer::sum));
     return new Result(round.number(), all.size(), fault, faultLine, inFlight, modes, deleted, survived,
-        longestMillis, longest, deadlines, audit.counts(), violations);
+        longestMillis, longest, deadlines, rejected429, audit.counts(), violations);
   }
 
   /**
