@@ -2,28 +2,38 @@ package dev.syncgc.e2e.soak;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.syncgc.e2e.support.Metrics;
 import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.ProcessRunner;
+import dev.syncgc.e2e.support.TestCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * After the soak, with nothing changing: the leader's graph holds exactly as many objects, and as
- * many owner references, as a fresh LIST of every kind it tracks (the soak runs it with
- * {@code --builtin-kinds ConfigMap,Pod}, plus every established CRD). A graph that kept a deleted
- * object, lost a live one, or kept a reference an update removed, differs.
+ * After the soak, with nothing changing: the leader's graph holds exactly the objects of a fresh
+ * LIST of every kind it tracks (the soak runs it with {@code --builtin-kinds ConfigMap,Pod}, plus
+ * every established CRD), by identity: the same uids, each naming the same owner uids. The graph is
+ * read from a heap dump of the leader ({@link HeapGraph}): counts alone would let a graph that kept
+ * a deleted object and lost a live one, or kept one reference an update removed and lost another,
+ * pass.
  */
 final class GraphCheck {
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  /** The most differences of each sort named in the report. */
+  private static final int NAMED = 10;
 
   private GraphCheck() {}
 
@@ -31,22 +41,58 @@ final class GraphCheck {
   static String check(KubernetesClient client, OperatorProcess leader) {
     AtomicReference<String> last = new AtomicReference<>();
     try {
-      await("the leader's graph agrees with a LIST").atMost(DEADLINE).pollInterval(Duration.ofSeconds(1))
+      await("the leader's graph agrees with a LIST").atMost(DEADLINE).pollInterval(Duration.ofSeconds(5))
           .ignoreExceptions().until(() -> {
-            List<HasMetadata> listed = listed(client);
-            long references = listed.stream().mapToLong(o -> o.getMetadata().getOwnerReferences().stream()
-                .map(OwnerReference::getUid).distinct().count()).sum();
-            Metrics metrics = Metrics.parse(leader.metrics());
-            long objects = (long) metrics.sum("syncgc_graph_objects", Map.of()).orElse(-1);
-            long edges = (long) metrics.sum("syncgc_graph_owner_references", Map.of()).orElse(-1);
-            last.set("graph: " + objects + " objects, " + edges + " owner references; a LIST: " + listed.size()
-                + " objects, " + references + " owner references");
-            return objects == listed.size() && edges == references;
+            Map<String, Set<String>> listed = identities(listed(client));
+            Map<String, Set<String>> graph = dump(leader);
+            String difference = difference(graph, listed);
+            last.set(difference);
+            return difference == null;
           });
       return null;
     } catch (ConditionTimeoutException e) {
-      return "after " + DEADLINE + ": " + last.get();
+      return "after " + DEADLINE + ": " + (last.get() == null ? "the leader's heap could not be read: " + e.getMessage()
+          : last.get());
     }
+  }
+
+  /** What differs between the graph and a LIST (uid to owner uids), null if nothing. */
+  static String difference(Map<String, Set<String>> graph, Map<String, Set<String>> listed) {
+    List<String> missing = listed.keySet().stream().filter(uid -> !graph.containsKey(uid)).toList();
+    List<String> extra = graph.keySet().stream().filter(uid -> !listed.containsKey(uid)).toList();
+    List<String> owners = listed.keySet().stream().filter(graph::containsKey)
+        .filter(uid -> !graph.get(uid).equals(listed.get(uid)))
+        .map(uid -> uid + " names " + listed.get(uid) + " but the graph has " + graph.get(uid)).toList();
+    if (missing.isEmpty() && extra.isEmpty() && owners.isEmpty()) {
+      return null;
+    }
+    return "graph " + graph.size() + " objects, LIST " + listed.size() + "; not in the graph: " + named(missing)
+        + "; in the graph, not listed: " + named(extra) + "; other owners: " + named(owners);
+  }
+
+  private static String named(List<String> items) {
+    return items.size() + (items.isEmpty() ? "" : " " + items.subList(0, Math.min(NAMED, items.size())));
+  }
+
+  private static Map<String, Set<String>> dump(OperatorProcess leader) throws Exception {
+    Path file = TestCluster.targetDir().resolve("soak-graph-" + leader.pid() + "-" + System.nanoTime() + ".hprof");
+    try {
+      ProcessRunner.run(List.of(jcmd(), Long.toString(leader.pid()), "GC.heap_dump", file.toString()), Map.of(),
+          Duration.ofSeconds(60)).assertOk();
+      return HeapGraph.read(file);
+    } finally {
+      Files.deleteIfExists(file);
+    }
+  }
+
+  private static Map<String, Set<String>> identities(List<HasMetadata> objects) {
+    Map<String, Set<String>> out = new TreeMap<>();
+    for (HasMetadata o : objects) {
+      Set<String> owners = new LinkedHashSet<>();
+      o.getMetadata().getOwnerReferences().stream().map(OwnerReference::getUid).forEach(owners::add);
+      out.put(o.getMetadata().getUid(), owners);
+    }
+    return out;
   }
 
   static List<HasMetadata> listed(KubernetesClient client) {
@@ -65,5 +111,10 @@ final class GraphCheck {
       }
     }
     return out;
+  }
+
+  private static String jcmd() {
+    Path beside = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    return Files.isExecutable(beside) ? beside.toString() : "jcmd";
   }
 }

@@ -97,7 +97,8 @@ final class SoakReport {
         .append(row("heap after a full GC (jcmd GC.run), the longest-lived replica process", longestLife()))
         .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
-        .append(row("graph vs a fresh LIST at the end", graph == null ? "equal" : graph))
+        .append(row("the leader's graph vs a fresh LIST at the end, by identity (every uid and the owner uids it"
+            + " names; the graph read from a heap dump of the leader)", graph == null ? "equal" : graph))
         .append(row("owners with a " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline judged (nothing Terminating"
             + " past its bound plus " + Terminating.SLACK.toSeconds() + " s)", deadlines.release() + " on-timeout Release"
             + " (bound: the deadline, or the last dependent gone if earlier), " + deadlines.keep() + " on-timeout Keep"

@@ -1,0 +1,72 @@
+package dev.syncgc.e2e.soak;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.KindInfo;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.model.Scope;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The heap-dump reader on this JVM's own heap, holding one real DependencyGraph (the subject read,
+ * not a model: the soak's model never calls the operator's code).
+ */
+class HeapGraphTest {
+
+  private static ObjectMetadata object(String uid, String... owners) {
+    return new ObjectMetadata(new ObjectRef("test.syncgc.dev/v1", "Widget", "ns", "name-" + uid, uid), 1,
+        Arrays.stream(owners).map(o -> new OwnerLink(o, "test.syncgc.dev/v1", "Widget", "name-" + o)).toList(),
+        List.of(), null, null, Map.of(), Map.of());
+  }
+
+  @Test
+  void readsEveryObservedObjectWithItsOwnersAndLeavesVirtualNodesOut(@TempDir Path dir) throws Exception {
+    DependencyGraph graph = new DependencyGraph(new KindInfo() {
+      @Override
+      public Scope scope(OwnerLink link) {
+        return Scope.NAMESPACED;
+      }
+
+      @Override
+      public boolean tracked(OwnerLink link) {
+        return true;
+      }
+    });
+    graph.upsert(object("u-root"));
+    graph.upsert(object("u-a", "u-root"));
+    graph.upsert(object("u-b", "u-root", "u-a", "u-unseen")); // three owners: a ListN, not a List12
+    graph.upsert(object("u-c", "u-b"));
+    Path dump = dir.resolve("heap.hprof");
+    ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpHeap(dump.toString(), true);
+    try {
+      assertEquals(Map.of("u-root", Set.of(), "u-a", Set.of("u-root"), "u-b", Set.of("u-root", "u-a", "u-unseen"),
+          "u-c", Set.of("u-b")), HeapGraph.read(dump), "u-unseen is a virtual node: named, not observed");
+    } finally {
+      Files.deleteIfExists(dump);
+    }
+    assertEquals(4, graph.size()); // keeps the graph live through the dump
+  }
+
+  @Test
+  void equalCountsAreNotEnough() {
+    Map<String, Set<String>> listed = Map.of("a", Set.of(), "b", Set.of("a"), "c", Set.of("b"));
+    assertEquals(null, GraphCheck.difference(Map.of("a", Set.of(), "b", Set.of("a"), "c", Set.of("b")), listed));
+    String swapped = GraphCheck.difference(Map.of("a", Set.of(), "b", Set.of("a"), "gone", Set.of("b")), listed);
+    assertEquals("graph 3 objects, LIST 3; not in the graph: 1 [c]; in the graph, not listed: 1 [gone]; other"
+        + " owners: 0", swapped, "a deleted object kept and a live one lost: same count");
+    String moved = GraphCheck.difference(Map.of("a", Set.of("b"), "b", Set.of("a"), "c", Set.of()), listed);
+    assertEquals(true, moved.contains("other owners: 2"), "same number of references, not the same: " + moved);
+  }
+}
