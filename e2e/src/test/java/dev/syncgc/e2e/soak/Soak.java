@@ -29,8 +29,17 @@ import java.util.concurrent.ScheduledExecutorService;
  * round that cannot be cleaned up.
  */
 final class Soak {
-  /** Settings: seed, how long, scenarios per round, the most objects of one scenario's tree. */
-  record Settings(long seed, Duration duration, int scenarios, int maxObjects) {}
+  /**
+   * Settings: seed, how long, scenarios per round, the most objects of one scenario's tree, and the
+   * one round to replay (0: every round). Replaying round N draws the rounds before it (their graphs,
+   * faults and instants come from the seed in order) without running them, so it runs the same graph
+   * under the same fault at the same instant after the actions as the soak that found it.
+   */
+  record Settings(long seed, Duration duration, int scenarios, int maxObjects, int round) {
+    Settings(long seed, Duration duration, int scenarios, int maxObjects) {
+      this(seed, duration, scenarios, maxObjects, 0);
+    }
+  }
 
   private final Settings settings;
   private final KubernetesClient client;
@@ -62,7 +71,7 @@ final class Soak {
       SoakContext ctx = new SoakContext(settings.seed(), client, objects, new Actions(client, objects), holds, etcd,
           audit, new AuditCheck(prefix), new Checks(objects, etcd), faults, workers, timer, log);
       List<Fault> cycle = new ArrayList<>();
-      for (int number = 1; number <= Fault.values().length
+      for (int number = 1; number <= Fault.values().length || number <= settings.round()
           || System.nanoTime() - started < settings.duration().toNanos(); number++) {
         if (cycle.isEmpty()) {
           cycle.addAll(List.of(Fault.values()));
@@ -71,6 +80,9 @@ final class Soak {
         Fault fault = cycle.remove(0);
         Generator.Round round = generator.round(prefix, number, settings.scenarios());
         long delay = random.nextInt(1500);
+        if (number < settings.round()) {
+          continue; // replaying one round: the rounds before it only draw what the seed gives them
+        }
         log.printf("[soak] seed %d round %d: %d scenarios, fault %s at +%d ms%n", settings.seed(), number,
             round.scenarios().size(), fault, delay);
         round.scenarios().forEach(s -> log.println("[soak]   " + s));
@@ -91,6 +103,9 @@ final class Soak {
         result.violations().forEach(v -> log.println("[soak]   VIOLATION " + v));
         log.println("[soak]   heap after a full GC, same process: " + heapLine);
         report.add(result, heapLine);
+        if (number == settings.round()) {
+          break;
+        }
       }
       OperatorProcess leader = operators.leader().orElseThrow();
       report.graph = GraphCheck.check(client, leader);

@@ -13,27 +13,36 @@ import org.junit.jupiter.api.Test;
 /**
  * The chaos soak. Short by default (one round per {@link Faults.Fault}, NONE included: 6 rounds of 4
  * scenarios, trees of at most 12 objects; ~3 minutes); {@code make soak}
- * runs it long and writes docs/reliability.md. System properties: {@code syncgc.soak.seed} (replay),
+ * runs it long and writes docs/reliability.md. System properties: {@code syncgc.soak.seed} (replay;
+ * drawn at random and printed first when absent), {@code syncgc.soak.round} (replay that round only),
  * {@code syncgc.soak.duration} (e.g. {@code 30m}), {@code syncgc.soak.scenarios} (per round),
  * {@code syncgc.soak.objects} (the most objects of one tree), {@code syncgc.soak.report} (where the
- * report goes; default target/soak-report.md).
+ * report goes; default target/soak-report.md). A seed that failed is kept as a test in
+ * {@link SoakSeedsIT}.
  */
 class SoakIT {
 
   @Test
   void randomOwnershipGraphsUnderFaultsKeepEveryInvariant() throws Exception {
-    assumeTrue(TestCluster.get().isLocal(), "the soak restarts etcd and kube-apiserver of e2e/cluster.sh and"
-        + " reads their audit log: it runs on the local control plane only (unset KUBECONFIG)");
     String seedText = System.getProperty("syncgc.soak.seed", "");
     long seed = seedText.isBlank() ? new SecureRandom().nextLong() : Long.parseLong(seedText);
     Soak.Settings settings = new Soak.Settings(seed, duration(System.getProperty("syncgc.soak.duration", "0s")),
-        Integer.getInteger("syncgc.soak.scenarios", 4), Integer.getInteger("syncgc.soak.objects", 12));
-    Path reportFile = Path.of(System.getProperty("syncgc.soak.report",
-        TestCluster.targetDir().resolve("soak-report.md").toString()));
-    String replay = "make soak SOAK_ARGS=\"-Dsyncgc.soak.seed=" + seed + " -Dsyncgc.soak.duration="
-        + System.getProperty("syncgc.soak.duration", "0s") + " -Dsyncgc.soak.scenarios=" + settings.scenarios()
-        + " -Dsyncgc.soak.objects=" + settings.maxObjects() + "\"";
-    System.out.println("[soak] seed " + seed + "; replay: " + replay);
+        Integer.getInteger("syncgc.soak.scenarios", 4), Integer.getInteger("syncgc.soak.objects", 12),
+        Integer.getInteger("syncgc.soak.round", 0));
+    run(settings, System.getProperty("syncgc.soak.duration", "0s"), Path.of(System.getProperty("syncgc.soak.report",
+        TestCluster.targetDir().resolve("soak-report.md").toString())));
+  }
+
+  /** Runs the soak and fails on a violation or on a fault that did nothing; the seed is printed first. */
+  static void run(Soak.Settings settings, String durationText, Path reportFile) throws Exception {
+    assumeTrue(TestCluster.get().isLocal(), "the soak restarts etcd and kube-apiserver of e2e/cluster.sh and"
+        + " reads their audit log: it runs on the local control plane only (unset KUBECONFIG)");
+    long seed = settings.seed();
+    String replay = "make soak SOAK_ARGS=\"-Dsyncgc.soak.seed=" + seed + " -Dsyncgc.soak.duration=" + durationText
+        + " -Dsyncgc.soak.scenarios=" + settings.scenarios() + " -Dsyncgc.soak.objects=" + settings.maxObjects()
+        + (settings.round() > 0 ? " -Dsyncgc.soak.round=" + settings.round() : "") + "\"";
+    System.out.println("[soak] seed " + seed + "; replay: " + replay
+        + " (one round of it: add -Dsyncgc.soak.round=N)");
     SharedOperator.pause(); // the soak's two replicas are the only operators while it runs
     SoakReport report;
     try {
