@@ -1,6 +1,5 @@
 package dev.syncgc.config;
 
-import dev.syncgc.Operator;
 import dev.syncgc.core.settings.GoDuration;
 import dev.syncgc.engine.EngineSettings;
 import java.time.Duration;
@@ -8,7 +7,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,7 +21,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     subcommands = ReleaseCommand.class,
     description = "Synchronous garbage collection for Kubernetes custom resources.")
-public class OperatorConfig implements Callable<Integer> {
+public class OperatorConfig {
   public static final String DEFAULT_BUILTIN_KINDS =
       "ConfigMap,Secret,Service,Pod,apps/Deployment,apps/ReplicaSet,apps/StatefulSet,batch/Job";
 
@@ -104,7 +102,8 @@ public class OperatorConfig implements Callable<Integer> {
     }
   }
 
-  void validate() {
+  /** Checks what picocli's types cannot; a {@link ParameterException} names the flag. */
+  public void validate() {
     if (workers < 1) {
       throw new ParameterException(spec.commandLine(), "--workers must be at least 1, got " + workers);
     }
@@ -139,12 +138,6 @@ public class OperatorConfig implements Callable<Integer> {
   private static List<String> clean(List<String> values) {
     return values == null ? List.of()
         : values.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
-  }
-
-  @Override
-  public Integer call() throws Exception {
-    validate();
-    return new Operator(this).run();
   }
 
   @Override
