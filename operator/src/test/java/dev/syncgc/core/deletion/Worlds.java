@@ -44,10 +44,14 @@ final class Worlds {
     for (int i = 0; i < n; i++) {
       ObjSpec s = specs.get(i);
       TestObjects.Builder b = TestObjects.obj(uid(i, n)).namespace(s.namespace().isEmpty() ? null : s.namespace());
+      java.util.Set<Integer> named = new java.util.HashSet<>();
       for (LinkSpec l : s.owners()) {
         // objects of kinds syncgc does not watch, or the API server does not serve, are never observed
         boolean observable = l.tracked() && l.scope() != LinkScope.UNKNOWN;
         int owner = observable ? l.owner() % (n + GHOSTS) : n + l.owner() % GHOSTS;
+        if (!named.add(owner)) {
+          continue; // the API server keeps one owner reference per uid (it drops duplicates)
+        }
         Scope scope = switch (l.scope()) {
           case MATCHING -> owner < n && specs.get(owner).namespace().isEmpty() ? Scope.CLUSTER : Scope.NAMESPACED;
           case NAMESPACED -> Scope.NAMESPACED;
