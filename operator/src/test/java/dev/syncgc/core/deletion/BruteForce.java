@@ -40,9 +40,18 @@ final class BruteForce {
     return !TestObjects.KINDS.tracked(link) || (owner != null && !owner.beingDeleted());
   }
 
-  /** A reference that keeps its object if nothing else is known: unserved kind, or valid and solid. */
+  /**
+   * A reference that keeps its object if nothing else is known: one Kubernetes treats as invalid
+   * (unserved kind, namespaced owner of a cluster-scoped object, owner in another namespace: never
+   * followed, and the object is never deleted through another owner either), or valid and solid.
+   */
   boolean keepingLink(ObjectMetadata d, OwnerLink link) {
-    return TestObjects.KINDS.scope(link) == Scope.UNKNOWN || (valid(d, link) && solid(link));
+    return !valid(d, link) || solid(link);
+  }
+
+  /** Whether the object carries a reference Kubernetes treats as invalid. */
+  boolean hasInvalidLink(ObjectMetadata d) {
+    return d.owners().stream().anyMatch(l -> !valid(d, l));
   }
 
   boolean validlyOwnedBy(ObjectMetadata d, String ownerUid) {
