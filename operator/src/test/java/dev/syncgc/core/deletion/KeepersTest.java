@@ -126,4 +126,32 @@ class KeepersTest {
     assertEquals(Set.of(), deleted(steps), steps.toString());
     assertEquals(Set.of("x"), dropped(steps));
   }
+
+  // case 6: at a Release deadline a dependent whose co-owner is alive is not deleted
+
+  @Test
+  void atAReleaseDeadlineADependentWhoseCoOwnerIsAliveButDoomedIsLeftToItsCoOwner() {
+    // b is alive, under a's cascade (doomed); x's deadline passed: d goes with b, not with x
+    DependencyGraph g = graphOf(owner("a").build(), obj("b").ownedBy("a").build(),
+        obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1)).build(),
+        obj("d").ownedBy("x", "b").build(), obj("alone").ownedBy("x").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of("alone"), deleted(steps), "deletes a dependent whose co-owner b is alive: " + steps);
+    Step.Release release = assertInstanceOf(Step.Release.class, steps.get(steps.size() - 1));
+    assertEquals(Outcome.TIMED_OUT, release.outcome());
+  }
+
+  @Test
+  void pastAKeepDeadlineADependentWhoseCoOwnerIsDoomedIsWaitedFor() {
+    DependencyGraph g = graphOf(owner("a").build(), obj("b").ownedBy("a").build(),
+        obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1)).build(),
+        obj("d").ownedBy("x", "b").build());
+
+    List<Step> steps = plan(g, "x", OnTimeout.KEEP);
+
+    assertEquals(Set.of(), deleted(steps), steps.toString());
+    assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
+  }
 }
