@@ -138,7 +138,8 @@ final class BruteForce {
 
   /**
    * What deleting {@code root} (and nothing else) must delete: everything it reaches, minus what a
-   * solid owner outside that set keeps, directly or through kept objects (a least fixpoint).
+   * solid owner outside that set or an invalid reference keeps, directly or through kept objects (a
+   * least fixpoint).
    */
   Set<String> garbage(String root) {
     Set<String> reach = reach(root);
@@ -149,8 +150,9 @@ final class BruteForce {
       grew = false;
       for (String u : reach) {
         ObjectMetadata d = objects.get(u);
-        if (!kept.contains(u) && d.owners().stream().anyMatch(l -> !l.uid().equals(root) && keepingLink(d, l)
-            && (!valid(d, l) || !reach.contains(l.uid()) || kept.contains(l.uid())))) {
+        // an invalid reference keeps whatever it names (even the root's uid: it is not the root's link)
+        if (!kept.contains(u) && d.owners().stream().anyMatch(l -> !valid(d, l) || (!l.uid().equals(root)
+            && solid(l) && (!reach.contains(l.uid()) || kept.contains(l.uid()))))) {
           kept.add(u);
           grew = true;
         }
