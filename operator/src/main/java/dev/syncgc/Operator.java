@@ -10,6 +10,7 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.NamespaceLabels;
 import dev.syncgc.kube.ClientConfigs;
 import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.kube.ServedKinds;
 import dev.syncgc.metrics.ProcessCpuSeconds;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyReconciler;
@@ -48,6 +49,8 @@ public final class Operator {
   private static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(20);
   /** Java Operator SDK's renew deadline, within its 15 s Lease: a replica still loading then may no longer lead. */
   private static final Duration LEADING_LOAD_BOUND = Duration.ofSeconds(10);
+  /** SPEC: a kind that appears later is tracked within 10 s. */
+  private static final Duration SERVED_KINDS_INTERVAL = Duration.ofSeconds(5);
   private final OperatorConfig config;
   private final Clock clock = Clock.systemUTC();
   private final AtomicBoolean ready = new AtomicBoolean();
@@ -74,7 +77,7 @@ public final class Operator {
     NamespaceLabels namespaces = new NamespaceLabels(client);
     Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock,
         namespaces::of);
-    CrdKinds crds = buildGraph(client, discovery, namespaces, engine);
+    List<AutoCloseable> kindWatches = buildGraph(client, discovery, namespaces, engine);
     ready.set(true);
     io.javaoperatorsdk.operator.Operator josdk = startJosdk(client, registry, engine);
     if (josdk == null || !config.leaderElection) {
@@ -85,7 +88,8 @@ public final class Operator {
     if (josdk != null) {
       closeInOrder.add(josdk::stop);
     }
-    closeInOrder.addAll(List.of(crds, namespaces, engine, events, http, apiClient, client));
+    closeInOrder.addAll(kindWatches);
+    closeInOrder.addAll(List.of(namespaces, engine, events, http, apiClient, client));
     awaitShutdown();
     return 0;
   }
@@ -148,25 +152,34 @@ public final class Operator {
 
   /**
    * Every tracked kind's initial list, and the namespaces' labels, in the graph before anything is
-   * decided: the built-in kinds asked for, and every CRD kind (also those created later, through
-   * {@link CrdKinds}).
+   * decided: every CRD kind (also those created later, through {@link CrdKinds}) and, by default,
+   * every other kind served with list, watch and delete (also those served later, through
+   * {@link ServedKinds}), or the built-in kinds the flag names.
    */
-  private CrdKinds buildGraph(KubernetesClient client, Discovery discovery, NamespaceLabels namespaces,
+  private List<AutoCloseable> buildGraph(KubernetesClient client, Discovery discovery, NamespaceLabels namespaces,
       Engine engine) throws Exception {
     List<CompletableFuture<Void>> initial = new ArrayList<>();
     initial.add(namespaces.start(engine::namespaceChanged));
-    for (String spec : config.builtinKinds()) {
-      discovery.find(spec).ifPresentOrElse(k -> initial.add(engine.track(k)),
-          () -> log.error("built-in kind {} is not served by the API server; not tracked", spec));
-    }
     CrdKinds crds = new CrdKinds(client, engine::track, engine::untrack);
     crds.start().get(5, TimeUnit.MINUTES);
     for (var crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
       CrdKinds.kindOf(crd).ifPresent(k -> initial.add(engine.track(k)));
     }
+    List<AutoCloseable> watching = new ArrayList<>(List.of(crds));
+    if (config.tracksEveryServedKind()) {
+      ServedKinds served = new ServedKinds(discovery, crds::defines, engine::tracks, engine::track);
+      initial.addAll(served.trackNew());
+      served.start(SERVED_KINDS_INTERVAL);
+      watching.add(served);
+    } else {
+      for (String spec : config.builtinKinds()) {
+        discovery.find(spec).ifPresentOrElse(k -> initial.add(engine.track(k)),
+            () -> log.error("built-in kind {} is not served by the API server; not tracked", spec));
+      }
+    }
     CompletableFuture.allOf(initial.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
     log.info("graph built objects={}", engine.graphSize());
-    return crds;
+    return watching;
   }
 
   /** Blocks until the process is told to stop; the shutdown closes everything, bounded in time. */
