@@ -53,6 +53,7 @@ app.kubernetes.io/part-of: syncgc
 
 {{/* The --builtin-kinds value: Kind for the core group, group/Kind otherwise, comma-separated. */}}
 {{- define "syncgc.builtinKinds" -}}
+{{- if .Values.trackedKinds.everyServedKind }}*{{- else }}
 {{- $kinds := list }}
 {{- range .Values.trackedKinds.builtin }}
 {{- if .group }}
@@ -62,6 +63,7 @@ app.kubernetes.io/part-of: syncgc
 {{- end }}
 {{- end }}
 {{- join "," $kinds }}
+{{- end }}
 {{- end }}
 
 {{/* Settings shared by the operator and the release Job, as the operator's environment variables. */}}

@@ -10,6 +10,7 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.NamespaceLabels;
 import dev.syncgc.kube.ClientConfigs;
 import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.kube.ServedKinds;
 import dev.syncgc.metrics.ProcessCpuSeconds;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyReconciler;
@@ -48,22 +49,72 @@ public final class Operator {
   private static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(20);
   /** Java Operator SDK's renew deadline, within its 15 s Lease: a replica still loading then may no longer lead. */
   private static final Duration LEADING_LOAD_BOUND = Duration.ofSeconds(10);
+  /** SPEC: a kind that appears later is tracked within 10 s. */
+  private static final Duration SERVED_KINDS_INTERVAL = Duration.ofSeconds(5);
   private final OperatorConfig config;
+  private final Clock clock = Clock.systemUTC();
+  private final AtomicBoolean ready = new AtomicBoolean();
+  /** What the shutdown closes, in this order: the workers first, the clients last. */
+  private final List<AutoCloseable> closeInOrder = new ArrayList<>();
 
   public Operator(OperatorConfig config) {
     this.config = config;
   }
 
+  /** Start-up, top to bottom; returns when the process is told to stop. */
   public int run() throws Exception {
     log.info("starting config=\"{}\"", config);
-    Clock clock = Clock.systemUTC();
-    Config clientConfig = new ConfigBuilder(ClientConfigs.withoutTokenRefreshForCertificates(Config.autoConfigure(null)))
+    Config clientConfig = clientConfig();
+    KubernetesClient client = connect(clientConfig);
+    PrometheusMeterRegistry registry = meterRegistry();
+    SyncgcMetrics metrics = new SyncgcMetrics(registry);
+    HealthServer http = serveHealthAndMetrics(registry);
+    KubernetesClient apiClient = apiClient(clientConfig);
+    KubeApi api = new KubeApi(apiClient, new RateLimiter(config.qps, config.burst), metrics);
+    EventRecorder events = eventRecorder(client, metrics);
+    Discovery discovery = new Discovery(client, Duration.ofSeconds(10), clock);
+    discovery.refresh();
+    NamespaceLabels namespaces = new NamespaceLabels(client);
+    Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock,
+        namespaces::of);
+    List<AutoCloseable> kindWatches = buildGraph(client, discovery, namespaces, engine);
+    ready.set(true);
+    io.javaoperatorsdk.operator.Operator josdk = startJosdk(client, registry, engine);
+    if (josdk == null || !config.leaderElection) {
+      engine.startWorkers();
+    }
+
+    closeInOrder.add(engine::stopWorkers); // first: nothing more is acted on, whatever the rest does
+    if (josdk != null) {
+      closeInOrder.add(josdk::stop);
+    }
+    closeInOrder.addAll(kindWatches);
+    closeInOrder.addAll(List.of(namespaces, engine, events, http, apiClient, client));
+    awaitShutdown();
+    return 0;
+  }
+
+  private static Config clientConfig() {
+    return new ConfigBuilder(ClientConfigs.withoutTokenRefreshForCertificates(Config.autoConfigure(null)))
         .withMaxConcurrentRequests(1024)
         .withMaxConcurrentRequestsPerHost(1024)
         .build();
-    KubernetesClient client = new KubernetesClientBuilder().withConfig(clientConfig).build();
-    log.info("connected server={} version={}", client.getMasterUrl(), client.getKubernetesVersion().getGitVersion());
+  }
 
+  /** The client, once the API server has answered; else one line saying what was tried, and exit 1. */
+  private static KubernetesClient connect(Config clientConfig) {
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(clientConfig).build();
+    try {
+      log.info("connected server={} version={}", client.getMasterUrl(),
+          client.getKubernetesVersion().getGitVersion());
+      return client;
+    } catch (RuntimeException e) {
+      client.close();
+      throw new StartupFailure(ClientConfigs.unreachable(clientConfig, e));
+    }
+  }
+
+  private static PrometheusMeterRegistry meterRegistry() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
@@ -72,76 +123,83 @@ public final class Operator {
     new ProcessorMetrics().bindTo(registry);
     new ProcessCpuSeconds().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
-    SyncgcMetrics metrics = new SyncgcMetrics(registry);
+    return registry;
+  }
 
-    AtomicBoolean ready = new AtomicBoolean();
+  private HealthServer serveHealthAndMetrics(PrometheusMeterRegistry registry) throws Exception {
     HealthServer http = new HealthServer(config.httpAddress, config.httpPort, () -> true, ready::get,
         registry::scrape);
     http.start();
     log.info("serving health and metrics port={}", http.port());
+    return http;
+  }
 
-    // syncgc's own calls are retried by the work queue, with backoff per object; an HTTP-level retry
-    // inside a worker would only hold the worker (a LIST failing with 500 took ~20 s of retries)
-    KubernetesClient apiClient = new KubernetesClientBuilder()
+  /**
+   * syncgc's own calls are retried by the work queue, with backoff per object; an HTTP-level retry
+   * inside a worker would only hold the worker (a LIST failing with 500 took ~20 s of retries).
+   */
+  private static KubernetesClient apiClient(Config clientConfig) {
+    return new KubernetesClientBuilder()
         .withConfig(new ConfigBuilder(clientConfig).withRequestRetryBackoffLimit(0).build()).build();
-    KubeApi api = new KubeApi(apiClient, new RateLimiter(config.qps, config.burst), metrics);
-    // Events are a side channel: they get their own, smaller budget, also when the API limit is off
-    double eventQps = config.qps == 0 ? 50 : Math.max(5, config.qps / 4);
-    EventRecorder events = new EventRecorder(client, new RateLimiter(eventQps, 50),
-        metrics, clock, Duration.ofMinutes(5), hostname());
-    Discovery discovery = new Discovery(client, Duration.ofSeconds(10), clock);
-    discovery.refresh();
-    Engine[] engineRef = new Engine[1];
-    NamespaceLabels namespaces = new NamespaceLabels(client, ns -> {
-      if (engineRef[0] != null) {
-        engineRef[0].namespaceChanged(ns);
-      }
-    });
-    Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock,
-        namespaces::of);
-    engineRef[0] = engine;
+  }
 
+  /** Events are a side channel: they get their own, smaller budget, also when the API limit is off. */
+  private EventRecorder eventRecorder(KubernetesClient client, SyncgcMetrics metrics) {
+    double eventQps = config.qps == 0 ? 50 : Math.max(5, config.qps / 4);
+    return new EventRecorder(client, new RateLimiter(eventQps, 50), metrics, clock, Duration.ofMinutes(5),
+        hostname());
+  }
+
+  /**
+   * Every tracked kind's initial list, and the namespaces' labels, in the graph before anything is
+   * decided: every CRD kind (also those created later, through {@link CrdKinds}) and, by default,
+   * every other kind served with list, watch and delete (also those served later, through
+   * {@link ServedKinds}), or the built-in kinds the flag names.
+   */
+  private List<AutoCloseable> buildGraph(KubernetesClient client, Discovery discovery, NamespaceLabels namespaces,
+      Engine engine) throws Exception {
     List<CompletableFuture<Void>> initial = new ArrayList<>();
-    initial.add(namespaces.start());
-    for (String spec : config.builtinKinds()) {
-      discovery.find(spec).ifPresentOrElse(k -> initial.add(engine.track(k)),
-          () -> log.error("built-in kind {} is not served by the API server; not tracked", spec));
-    }
+    initial.add(namespaces.start(engine::namespaceChanged));
     CrdKinds crds = new CrdKinds(client, engine::track, engine::untrack);
     crds.start().get(5, TimeUnit.MINUTES);
     for (var crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
       CrdKinds.kindOf(crd).ifPresent(k -> initial.add(engine.track(k)));
     }
+    List<AutoCloseable> watching = new ArrayList<>(List.of(crds));
+    if (config.tracksEveryServedKind()) {
+      ServedKinds served = new ServedKinds(discovery, crds::defines, engine::tracks, engine::track);
+      initial.addAll(served.trackNew());
+      served.start(SERVED_KINDS_INTERVAL);
+      watching.add(served);
+    } else {
+      for (String spec : config.builtinKinds()) {
+        discovery.find(spec).ifPresentOrElse(k -> initial.add(engine.track(k)),
+            () -> log.error("built-in kind {} is not served by the API server; not tracked", spec));
+      }
+    }
     CompletableFuture.allOf(initial.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
     log.info("graph built objects={}", engine.graphSize());
-    ready.set(true);
+    return watching;
+  }
 
-    io.javaoperatorsdk.operator.Operator josdk = startJosdk(client, registry, engine);
-    if (josdk == null || !config.leaderElection) {
-      engine.startWorkers();
-    }
-
+  /** Blocks until the process is told to stop; the shutdown closes everything, bounded in time. */
+  private void awaitShutdown() throws InterruptedException {
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(BoundedShutdown.of(() -> {
       log.info("stopping");
       ready.set(false);
-      engine.stopWorkers(); // first: nothing more is acted on, whatever the rest of the shutdown does
-      if (josdk != null) {
-        josdk.stop();
+      for (AutoCloseable c : closeInOrder) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          log.warn("while stopping error={}", e.toString());
+        }
       }
-      crds.close();
-      namespaces.close();
-      engine.close();
-      events.close();
-      http.close();
-      apiClient.close();
-      client.close();
       log.info("stopped");
       stop.countDown();
       org.apache.logging.log4j.LogManager.shutdown();
     }, SHUTDOWN_BOUND, 1, code -> Runtime.getRuntime().halt(code)), "shutdown"));
     stop.await();
-    return 0;
   }
 
   /**

@@ -46,8 +46,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HelmChartIT {
   private static final String FULLNAME = Helm.RELEASE + "-syncgc";
   private static final Set<String> TRACKED_VERBS = Set.of("get", "list", "watch", "patch", "delete");
-  private static final String DEFAULT_BUILTIN_KINDS =
-      "ConfigMap,Secret,Service,Pod,apps/Deployment,apps/ReplicaSet,apps/StatefulSet,batch/Job";
+  private static final String DEFAULT_BUILTIN_KINDS = "*";
 
   private static Helm helm;
 
@@ -133,10 +132,7 @@ class HelmChartIT {
   void clusterRoleGrantsExactlyTheDocumentedRulesByDefault() {
     Map<String, Set<String>> grants = grants(helm.render().one(ClusterRole.class));
     Map<String, Set<String>> expected = new LinkedHashMap<>();
-    for (String gr : List.of("/configmaps", "/secrets", "/services", "/pods", "apps/deployments",
-        "apps/replicasets", "apps/statefulsets", "batch/jobs", "*/*")) {
-      expected.put(gr, TRACKED_VERBS);
-    }
+    expected.put("*/*", TRACKED_VERBS); // every served kind, as the built-in collector's own role
     expected.put("apiextensions.k8s.io/customresourcedefinitions", Set.of("get", "list", "watch"));
     expected.put("/namespaces", Set.of("get", "list", "watch"));
     expected.put("/events", Set.of("create", "patch"));
@@ -174,6 +170,7 @@ class HelmChartIT {
   void rbacRulesAndBuiltinKindsFlagFollowTrackedKinds() {
     String values = """
         trackedKinds:
+          everyServedKind: false
           builtin:
             - {group: "", kind: ConfigMap, resource: configmaps}
             - {group: apps, kind: Deployment, resource: deployments}
@@ -206,8 +203,15 @@ class HelmChartIT {
   }
 
   @Test
+  void byDefaultEveryServedKindIsTrackedWithTheBuiltInCollectorsRights() {
+    Rendered r = helm.render();
+    assertEquals(TRACKED_VERBS, grants(r.one(ClusterRole.class)).get("*/*"));
+    assertEquals("*", env(container(releaseJob(r).orElseThrow()), "SYNCGC_BUILTIN_KINDS"));
+  }
+
+  @Test
   void removingACustomResourceEntryRemovesItsRule() {
-    Rendered r = helm.render("--set-json", "trackedKinds.customResources=[]");
+    Rendered r = helm.render("--set", "trackedKinds.everyServedKind=false", "--set-json", "trackedKinds.customResources=[]");
     Map<String, Set<String>> grants = grants(r.one(ClusterRole.class));
     assertTrue(grants.keySet().stream().noneMatch(gr -> gr.contains("*")), grants.toString());
     assertTrue(grants.containsKey("/configmaps"), grants.toString());

@@ -84,7 +84,7 @@ class HelmInstallIT {
 
     ProcessRunner.Result install = helm("install", release,
         TestCluster.repoRoot().resolve("helm/syncgc").toString(), "--namespace", releaseNamespace,
-        "--set", "uninstall.releaseFinalizers=false",
+        "--set", "uninstall.releaseFinalizers=false", "--set", "trackedKinds.everyServedKind=false",
         "--set-json", "trackedKinds.customResources=[{\"apiGroups\":[\"" + TestCrds.GROUP
             + "\"],\"resources\":[\"widgets\"]}]",
         "--set-json", "trackedKinds.builtin=[{\"group\":\"\",\"kind\":\"ConfigMap\",\"resource\":\"configmaps\"}]");

@@ -176,6 +176,41 @@ class InvalidInputIT {
   }
 
   /**
+   * Issue 21 case 4: a cluster-scoped dependent of a cluster-scoped Synchronous owner that also names
+   * a namespaced owner. The built-in collector never collects it (the namespaced reference cannot be
+   * resolved), so syncgc must not delete it through its valid owner either: the owner goes, the
+   * dependent survives with only the reference the built-in collector cannot resolve.
+   */
+  @Test
+  void clusterScopedDependentAlsoNamingANamespacedOwnerSurvivesItsClusterScopedOwner(TestNamespace ns) {
+    String prefix = ns.name() + "-";
+    GenericKubernetesResource dependent = null;
+    try {
+      GenericKubernetesResource namespaced = Widgets.create(client, ns.name(), "namespaced-owner").apply();
+      GenericKubernetesResource owner = Widgets.createCluster(client, prefix + "owner").synchronous()
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
+      dependent = Widgets.createCluster(client, prefix + "dependent").ownedBy(owner).ownedBy(namespaced)
+          .apply();
+      Events.awaitContaining(client, dependent, "Warning", "InvalidOwnerReference",
+          namespaced.getMetadata().getUid());
+
+      Widgets.clusterWidget(client, owner.getMetadata().getName()).delete();
+
+      ObjectAwaits.awaitGone(client, owner, DEADLINE);
+      GenericKubernetesResource left = ObjectAwaits.current(client, dependent);
+      assertTrue(left != null && left.getMetadata().getDeletionTimestamp() == null,
+          "the dependent was deleted through its cluster-scoped owner: " + left);
+      assertSurvives(dependent);
+      assertEquals(List.of(namespaced.getMetadata().getUid()), ownerUids(dependent),
+          "only the reference to the deleted owner is removed");
+    } finally {
+      if (dependent != null) {
+        Widgets.clusterWidget(client, dependent.getMetadata().getName()).delete();
+      }
+    }
+  }
+
+  /**
    * A reference to a kind the API server does not serve cannot be checked, so (as the built-in
    * collector does) its owner is presumed to keep the dependent.
    */

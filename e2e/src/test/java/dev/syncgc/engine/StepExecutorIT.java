@@ -22,6 +22,8 @@ import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -166,6 +168,80 @@ class StepExecutorIT {
     assertEquals(Next.RETRY, next);
     assertNotNull(objects.get(ns.name(), "dep"), "it has a solid owner the graph did not know of yet");
     assertEquals("its owner ConfigMap/unseen-owner exists but is not seen yet", executor.lastFailure(dep.uid()));
+  }
+
+  /**
+   * Issue 21 case 5: owner → r1, r1 ↔ r2, and y (outside the ring) owns r2. The graph has not seen y
+   * (created just before, or of a kind the freshness check does not list), so the planner judges the
+   * ring kept by nothing and deletes its entry r1. Before the DELETE, every outside owner of every
+   * member is looked up: y exists, so r1 is neither finalized nor deleted, and the blocker says why.
+   */
+  @Test
+  void anUnseenOutsideOwnerOfARingMemberThatExistsBlocksTheDeleteOfTheRing(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata[] ring = ringWithUnseenKeeper(ns.name());
+    ObjectMetadata owner = ring[0];
+    ObjectMetadata r1 = ring[1];
+
+    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(r1, true)));
+
+    ConfigMap now = objects.get(ns.name(), "r1");
+    assertNull(now.getMetadata().getDeletionTimestamp(), "r1 deleted although y, outside the ring, keeps it");
+    assertEquals(List.of(), now.getMetadata().getFinalizers(), "r1 finalized for a deletion that must not happen");
+    assertEquals(Next.RETRY, next);
+    assertEquals("the owner ConfigMap/y of its ring member ConfigMap/r2 exists but is not seen yet",
+        executor.lastFailure(r1.uid()));
+    List<Step> plan = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), owner,
+        Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), executor::lastFailure, List.of());
+    Step.Wait wait = (Step.Wait) plan.get(plan.size() - 1);
+    assertTrue(wait.blockers().get(0).why().contains("exists but is not seen yet"), wait.blockers().toString());
+  }
+
+  @Test
+  void aFailedLookUpOfARingMembersUnseenOutsideOwnerBlocksTheDelete(TestNamespace ns) throws Exception {
+    ObjectMetadata[] ring = ringWithUnseenKeeper(ns.name());
+    ObjectMetadata owner = ring[0];
+    ObjectMetadata r1 = ring[1];
+    // may delete and patch configmaps, but not get them
+    StepExecutor executor = executor(ns, objects.limitedApi(ns.name(), metrics, List.of("delete", "patch"), List.of()));
+
+    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(r1, true)));
+
+    ConfigMap now = objects.get(ns.name(), "r1");
+    assertNull(now.getMetadata().getDeletionTimestamp(), "r1 deleted without knowing whether y exists");
+    assertEquals(List.of(), now.getMetadata().getFinalizers());
+    assertEquals(Next.RETRY, next);
+    String failure = executor.lastFailure(r1.uid());
+    assertNotNull(failure, "the failed GET is not recorded");
+    assertTrue(failure.startsWith("missing permission for looking up the owner ConfigMap/y of its ring member"),
+        failure);
+  }
+
+  /**
+   * owner (under deletion) → r1 → r2 → r1, and y → r2; the graph holds owner, r1 and r2 but not y, and
+   * the planner, on that graph, deletes r1 (finalized first). Returns owner and r1 as the graph has them.
+   */
+  private ObjectMetadata[] ringWithUnseenKeeper(String namespace) {
+    ObjectMetadata owner = objects.ownerUnderDeletion(namespace, "owner");
+    ObjectMetadata y = objects.read(objects.create(namespace, "y", List.of(), List.of()));
+    ConfigMap r1 = objects.create(namespace, "r1", List.of(owner.ref()), List.of());
+    ObjectMetadata r2 = objects.read(objects.create(namespace, "r2", List.of(objects.ref(r1), y.ref()), List.of()));
+    client.configMaps().inNamespace(namespace).withName("r1").edit(c -> {
+      List<OwnerReference> refs = new ArrayList<>(c.getMetadata().getOwnerReferences());
+      refs.add(new OwnerReferenceBuilder().withApiVersion("v1").withKind("ConfigMap").withName("r2")
+          .withUid(r2.uid()).build());
+      c.getMetadata().setOwnerReferences(refs);
+      return c;
+    });
+    ObjectMetadata seenR1 = objects.read(namespace, "r1");
+    objects.graph().upsert(owner);
+    objects.graph().upsert(seenR1);
+    objects.graph().upsert(r2);
+    List<Step> plan = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), owner,
+        Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
+    assertEquals(new Step.DeleteDependent(seenR1, true), plan.get(0),
+        "on a graph without y the ring is judged garbage (the race this guards against): " + plan);
+    return new ObjectMetadata[] {owner, seenR1};
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.syncgc.config;
 
-import dev.syncgc.Operator;
 import dev.syncgc.core.settings.GoDuration;
 import dev.syncgc.engine.EngineSettings;
 import java.time.Duration;
@@ -8,7 +7,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,9 +21,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     subcommands = ReleaseCommand.class,
     description = "Synchronous garbage collection for Kubernetes custom resources.")
-public class OperatorConfig implements Callable<Integer> {
-  public static final String DEFAULT_BUILTIN_KINDS =
-      "ConfigMap,Secret,Service,Pod,apps/Deployment,apps/ReplicaSet,apps/StatefulSet,batch/Job";
+public class OperatorConfig {
+  /** Every kind the API server serves with list, watch and delete, as the built-in collector. */
+  public static final String EVERY_SERVED_KIND = "*";
 
   @Spec CommandSpec spec;
 
@@ -54,8 +52,11 @@ public class OperatorConfig implements Callable<Integer> {
       description = "Namespaces whose objects are tracked, comma-separated; empty for all (env SYNCGC_NAMESPACES).")
   public List<String> namespaces;
 
-  @Option(names = "--builtin-kinds", split = ",", defaultValue = "${env:SYNCGC_BUILTIN_KINDS:-" + DEFAULT_BUILTIN_KINDS + "}",
-      description = "Built-in kinds to track besides every CRD kind, as Kind or group/Kind (default: ${DEFAULT-VALUE}, env SYNCGC_BUILTIN_KINDS).")
+  @Option(names = "--builtin-kinds", split = ",", defaultValue = "${env:SYNCGC_BUILTIN_KINDS:-" + EVERY_SERVED_KIND + "}",
+      description = "Kinds to track besides every CRD kind, as Kind or group/Kind; '*' (the default) tracks every"
+          + " kind the API server serves with list, watch and delete, also those served later, as the built-in"
+          + " garbage collector (env SYNCGC_BUILTIN_KINDS). A restricted list leaves the other kinds unseen:"
+          + " syncgc then names them instead of waiting for them.")
   public List<String> builtinKinds;
 
   @Option(names = "--default-timeout", converter = DurationConverter.class,
@@ -104,7 +105,8 @@ public class OperatorConfig implements Callable<Integer> {
     }
   }
 
-  void validate() {
+  /** Checks what picocli's types cannot; a {@link ParameterException} names the flag. */
+  public void validate() {
     if (workers < 1) {
       throw new ParameterException(spec.commandLine(), "--workers must be at least 1, got " + workers);
     }
@@ -119,7 +121,10 @@ public class OperatorConfig implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);
     }
     for (String kind : builtinKinds()) {
-      if (!kind.matches("([a-z0-9.-]+/)?[A-Z][A-Za-z0-9]*")) {
+      if (kind.equals(EVERY_SERVED_KIND) && builtinKinds().size() > 1) {
+        throw new ParameterException(spec.commandLine(), "--builtin-kinds: '*' (every served kind) stands alone");
+      }
+      if (!kind.equals(EVERY_SERVED_KIND) && !kind.matches("([a-z0-9.-]+/)?[A-Z][A-Za-z0-9]*")) {
         throw new ParameterException(spec.commandLine(),
             "--builtin-kinds: '" + kind + "' is not Kind or group/Kind, e.g. ConfigMap or apps/Deployment");
       }
@@ -128,6 +133,11 @@ public class OperatorConfig implements Callable<Integer> {
 
   public List<String> builtinKinds() {
     return clean(builtinKinds);
+  }
+
+  /** {@code --builtin-kinds=*}: every kind served with list, watch and delete is tracked. */
+  public boolean tracksEveryServedKind() {
+    return builtinKinds().equals(List.of(EVERY_SERVED_KIND));
   }
 
   public EngineSettings engineSettings() {
@@ -139,12 +149,6 @@ public class OperatorConfig implements Callable<Integer> {
   private static List<String> clean(List<String> values) {
     return values == null ? List.of()
         : values.stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
-  }
-
-  @Override
-  public Integer call() throws Exception {
-    validate();
-    return new Operator(this).run();
   }
 
   @Override

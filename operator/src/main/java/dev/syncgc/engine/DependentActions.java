@@ -1,6 +1,7 @@
 package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.Ring;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.graph.OwnerState;
@@ -110,27 +111,59 @@ final class DependentActions {
 
   /**
    * Safety invariant 1 must not rest on the cache alone: an owner the graph has not seen (yet) is
-   * looked up, as the built-in collector does, before its dependent is deleted.
+   * looked up, as the built-in collector does, before its dependent is deleted. When the dependent
+   * sits in a ring, the planner judged the ring kept by nothing from the graph's view, so the same
+   * holds for every outside owner of every member: one the graph has not seen (created just before
+   * the delete, of a kind the freshness check did not list, or whose LIST was refused) may keep the
+   * whole ring. An owner that exists, or a lookup that failed, blocks the DELETE and is recorded as
+   * the reason.
    */
   private boolean unseenOwnerExists(ObjectMetadata d, ObjectMetadata owner) {
     for (OwnerLink link : d.owners()) {
-      if (link.uid().equals(owner.uid()) || graph.validity(d, link) != LinkValidity.VALID
-          || graph.ownerState(link) != OwnerState.ABSENT) {
-        continue;
-      }
-      TrackedKind kind = informers.kind(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
-      if (kind == null) {
-        continue;
-      }
-      Result r = api.get(kind, kind.namespaced() ? d.ref().namespace() : null, link.name());
-      if (r.ok() && link.uid().equals(r.uid())) {
-        lastFailure.put(d.uid(), "its owner " + link.kind() + "/" + link.name() + " exists but is not seen yet");
+      if (!link.uid().equals(owner.uid()) && unseenOwnerExists(d, d, link)) {
         return true;
       }
-      if (!r.ok() && !r.gone()) {
-        failed(d, "looking up its owner " + link.kind() + "/" + link.name(), r);
-        return true;
+    }
+    Ring ring = Ring.of(graph, d);
+    if (ring.members().size() < 2) {
+      return false; // no ring, or d owning itself: its own owners are all there is
+    }
+    for (ObjectMetadata member : ring.members()) {
+      if (member.uid().equals(d.uid())) {
+        continue;
       }
+      for (OwnerLink link : member.owners()) {
+        if (!ring.contains(link.uid()) && unseenOwnerExists(d, member, link)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code holder}'s owner named by {@code link} is one the graph has not seen that exists,
+   * or could not be looked up; either is recorded as what blocks deleting {@code d}.
+   */
+  private boolean unseenOwnerExists(ObjectMetadata d, ObjectMetadata holder, OwnerLink link) {
+    if (graph.validity(holder, link) != LinkValidity.VALID || graph.ownerState(link) != OwnerState.ABSENT) {
+      return false;
+    }
+    TrackedKind kind = informers.kind(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
+    if (kind == null) {
+      return false;
+    }
+    String named = holder == d ? "its owner " + link.kind() + "/" + link.name()
+        : "the owner " + link.kind() + "/" + link.name() + " of its ring member " + holder.ref().kind() + "/"
+            + holder.ref().name();
+    Result r = api.get(kind, kind.namespaced() ? holder.ref().namespace() : null, link.name());
+    if (r.ok() && link.uid().equals(r.uid())) {
+      lastFailure.put(d.uid(), named + " exists but is not seen yet");
+      return true;
+    }
+    if (!r.ok() && !r.gone()) {
+      failed(d, "looking up " + named, r);
+      return true;
     }
     return false;
   }

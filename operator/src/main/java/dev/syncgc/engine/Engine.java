@@ -84,6 +84,11 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     return informers.track(kind);
   }
 
+  /** Whether a group/kind is tracked. */
+  public boolean tracks(String groupKind) {
+    return informers.tracks(groupKind);
+  }
+
   public void untrack(TrackedKind kind) {
     informers.untrack(kind);
   }

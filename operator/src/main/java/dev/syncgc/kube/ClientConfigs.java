@@ -32,4 +32,24 @@ public final class ClientConfigs {
   private static boolean notBlank(String s) {
     return s != null && !s.isBlank();
   }
+
+  /**
+   * One line for a start-up that could not reach the API server: where it looked, what failed, what to
+   * do (the stack trace says nothing a user can act on).
+   */
+  public static String unreachable(Config config, Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String kubeconfig = System.getenv("KUBECONFIG");
+    String from = System.getenv("KUBERNETES_SERVICE_HOST") != null && (kubeconfig == null || kubeconfig.isBlank())
+        ? "the in-cluster service account" : "kubeconfig " + (kubeconfig == null || kubeconfig.isBlank()
+            ? System.getProperty("user.home") + "/.kube/config" : kubeconfig)
+            + (config.getCurrentContext() != null ? ", context " + config.getCurrentContext().getName() : "");
+    String why = root.getMessage() == null ? root.getClass().getSimpleName()
+        : root.getClass().getSimpleName() + ": " + root.getMessage();
+    return "cannot reach the Kubernetes API server at " + config.getMasterUrl() + " (from " + from + "): " + why
+        + "; check that KUBECONFIG names the cluster you mean and that it is running (kubectl cluster-info)";
+  }
 }

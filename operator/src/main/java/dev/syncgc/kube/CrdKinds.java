@@ -72,6 +72,12 @@ public final class CrdKinds implements AutoCloseable {
         spec.getNames().getPlural(), "Namespaced".equals(spec.getScope())));
   }
 
+  /** Whether a CRD seen by the watch defines this group/kind. */
+  public boolean defines(String groupKind) {
+    return informer.getStore().list().stream()
+        .anyMatch(crd -> groupKind.equals(crd.getSpec().getGroup() + "/" + crd.getSpec().getNames().getKind()));
+  }
+
   public boolean synced() {
     return informer.hasSynced();
   }

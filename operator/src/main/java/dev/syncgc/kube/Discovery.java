@@ -12,10 +12,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,11 +40,16 @@ public final class Discovery {
     APIResourceList resources(String groupVersion);
   }
 
+  private static final List<String> DELETABLE_VERBS = List.of("list", "watch", "delete");
+  private static final Set<String> EVENTS = Set.of("/Event", "events.k8s.io/Event");
+
   private final Source source;
   private final Duration minRefresh;
   private final Clock clock;
   private volatile Map<String, TrackedKind> preferred = Map.of(); // group/kind -> preferred version
   private volatile Map<String, Scope> scopes = Map.of(); // group/kind -> scope
+  private volatile Set<String> deletable = Set.of(); // group/kind served with list, watch and delete
+  private Set<String> deletableByRead = Set.of();
   private Map<String, List<TrackedKind>> byGroupVersion = Map.of(); // last good read of each
   private final Map<String, TrackedKind> learned = new HashMap<>(); // from the CRD watch
   private volatile Instant lastRefresh = Instant.EPOCH;
@@ -80,14 +87,15 @@ public final class Discovery {
    */
   public synchronized void refresh() {
     Map<String, List<TrackedKind>> next = new LinkedHashMap<>();
+    Set<String> canDelete = new HashSet<>(deletableByRead); // a group-version not read now keeps what it had
     List<String> preferredVersions = new ArrayList<>();
-    read("", "v1", next);
+    read("", "v1", next, canDelete);
     preferredVersions.add("v1");
     for (APIGroup group : source.groups()) {
       String preferredVersion = group.getPreferredVersion() == null ? null
           : group.getPreferredVersion().getVersion();
       for (GroupVersionForDiscovery gv : group.getVersions()) {
-        read(group.getName(), gv.getVersion(), next);
+        read(group.getName(), gv.getVersion(), next, canDelete);
         if (gv.getVersion().equals(preferredVersion)) {
           preferredVersions.add(group.getName() + "/" + gv.getVersion());
         }
@@ -108,13 +116,15 @@ public final class Discovery {
       scope.putIfAbsent(gk, k.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
       kinds.putIfAbsent(gk, k);
     });
+    deletableByRead = Set.copyOf(canDelete);
+    deletable = Set.copyOf(canDelete);
     preferred = Map.copyOf(kinds);
     scopes = Map.copyOf(scope);
     lastRefresh = clock.instant();
     log.debug("discovery refreshed kinds={}", scopes.size());
   }
 
-  private void read(String group, String version, Map<String, List<TrackedKind>> into) {
+  private void read(String group, String version, Map<String, List<TrackedKind>> into, Set<String> canDelete) {
     String gv = group.isEmpty() ? version : group + "/" + version;
     APIResourceList list;
     try {
@@ -132,7 +142,11 @@ public final class Discovery {
     if (list != null) {
       for (APIResource r : list.getResources()) {
         if (!r.getName().contains("/")) { // not a subresource
-          kinds.add(new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced())));
+          TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
+          kinds.add(k);
+          if (r.getVerbs() != null && r.getVerbs().containsAll(DELETABLE_VERBS)) {
+            canDelete.add(k.groupKind());
+          }
         }
       }
     }
@@ -203,6 +217,19 @@ public final class Discovery {
         }
       });
     }
+  }
+
+  /**
+   * Every kind served with list, watch and delete, at its preferred version, as the built-in
+   * collector's GetDeletableResources; Events left out (nothing owns them that matters, and they are
+   * the busiest kind of all).
+   */
+  public List<TrackedKind> deletableKinds() {
+    Set<String> can = deletable;
+    return preferred.values().stream()
+        .filter(k -> can.contains(k.groupKind()) && !EVENTS.contains(k.groupKind()))
+        .sorted(java.util.Comparator.comparing(TrackedKind::groupKind))
+        .toList();
   }
 
   /** The preferred version of a kind named as the flags name it: "ConfigMap" or "apps/Deployment". */

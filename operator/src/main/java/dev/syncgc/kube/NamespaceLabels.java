@@ -16,8 +16,16 @@ public final class NamespaceLabels implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NamespaceLabels.class);
   private final SharedIndexInformer<Namespace> informer;
 
-  public NamespaceLabels(KubernetesClient client, Consumer<String> changed) {
+  public NamespaceLabels(KubernetesClient client) {
     informer = client.namespaces().runnableInformer(0);
+    informer.exceptionHandler((started, t) -> {
+      log.warn("namespace watch failed (policies' namespace selectors see no labels) error={}", t.toString());
+      return true;
+    });
+  }
+
+  /** Starts watching; {@code changed} is told the name of a namespace whose labels changed. */
+  public CompletableFuture<Void> start(Consumer<String> changed) {
     informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(Namespace ns) {
@@ -36,13 +44,6 @@ public final class NamespaceLabels implements AutoCloseable {
       @Override
       public void onDelete(Namespace ns, boolean finalStateUnknown) {}
     });
-    informer.exceptionHandler((started, t) -> {
-      log.warn("namespace watch failed (policies' namespace selectors see no labels) error={}", t.toString());
-      return true;
-    });
-  }
-
-  public CompletableFuture<Void> start() {
     return informer.start().toCompletableFuture().thenApply(v -> null);
   }
 

@@ -1,15 +1,14 @@
 package dev.syncgc.policy;
 
+import dev.syncgc.core.model.Names;
 import dev.syncgc.core.policy.Policy;
 import dev.syncgc.core.policy.Selector;
 import dev.syncgc.core.settings.DeletionSettings;
-import dev.syncgc.core.settings.GoDuration;
-import dev.syncgc.core.settings.OnTimeout;
-import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.InvalidSetting;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,29 +43,40 @@ public final class PolicyTranslator {
       kinds.add(new Policy.GroupKind(k.getGroup() == null ? "" : k.getGroup(), k.getKind(),
           Optional.ofNullable(k.getDeletionWave())));
     }
-    Propagation propagation = Propagation.parse(spec.getPropagation()).orElseThrow(() -> new InvalidPolicy(
-        "spec.propagation '" + spec.getPropagation() + "' must be one of Synchronous, Orphan, Background"));
-    Optional<Duration> timeout = Optional.empty();
-    if (spec.getTimeout() != null) {
-      try {
-        timeout = Optional.of(GoDuration.parse(spec.getTimeout()));
-      } catch (IllegalArgumentException e) {
-        throw new InvalidPolicy("spec.timeout: " + e.getMessage());
-      }
-    }
-    if (spec.getGracePeriodSeconds() != null && spec.getGracePeriodSeconds() < 0) {
-      throw new InvalidPolicy("spec.gracePeriodSeconds must not be negative");
-    }
-    Optional<OnTimeout> onTimeout = Optional.empty();
-    if (spec.getOnTimeout() != null) {
-      onTimeout = Optional.of(OnTimeout.parse(spec.getOnTimeout()).orElseThrow(() -> new InvalidPolicy(
-          "spec.onTimeout '" + spec.getOnTimeout() + "' must be Release or Keep")));
-    }
-    DeletionSettings settings = DeletionSettings.of(propagation, timeout,
-        Optional.ofNullable(spec.getGracePeriodSeconds()), onTimeout);
+    DeletionSettings settings = settings(spec);
     return new Policy(resource.getMetadata().getName(), spec.getPriority() == null ? 0 : spec.getPriority(),
         kinds, selector("spec.namespaceSelector", spec.getNamespaceSelector()),
         selector("spec.selector", spec.getSelector()), settings);
+  }
+
+  /**
+   * The policy's settings, validated by the same rules (and in the same words) as the annotations
+   * they stand in for: {@link DeletionSettings#fromAnnotations}. The propagation is required.
+   */
+  private static DeletionSettings settings(PolicySpec spec) throws InvalidPolicy {
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put(Names.PROPAGATION, String.valueOf(spec.getPropagation()));
+    if (spec.getTimeout() != null) {
+      values.put(Names.TIMEOUT, spec.getTimeout());
+    }
+    if (spec.getGracePeriodSeconds() != null) {
+      values.put(Names.GRACE_PERIOD, spec.getGracePeriodSeconds().toString());
+    }
+    if (spec.getOnTimeout() != null) {
+      values.put(Names.ON_TIMEOUT, spec.getOnTimeout());
+    }
+    DeletionSettings parsed = DeletionSettings.fromAnnotations(values);
+    if (!parsed.invalid().isEmpty()) {
+      InvalidSetting i = parsed.invalid().get(0);
+      throw new InvalidPolicy(switch (i.annotation()) {
+        case Names.TIMEOUT -> "spec.timeout: " + i.reason();
+        case Names.GRACE_PERIOD -> "spec.gracePeriodSeconds " + i.reason();
+        case Names.ON_TIMEOUT -> "spec.onTimeout '" + i.value() + "' " + i.reason();
+        default -> "spec.propagation '" + i.value() + "' " + i.reason();
+      });
+    }
+    return DeletionSettings.of(parsed.propagation().orElseThrow(), parsed.timeout(), parsed.gracePeriodSeconds(),
+        parsed.onTimeout());
   }
 
   private static Selector selector(String field, LabelSelector selector) throws InvalidPolicy {

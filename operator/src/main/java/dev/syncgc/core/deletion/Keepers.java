@@ -69,16 +69,18 @@ final class Keepers {
   }
 
   /**
-   * What one reference does for the object, rings aside. An owner of a kind the API server does not
-   * serve cannot be checked, so, as the built-in collector does, it is not presumed gone. A solid
-   * owner that the same cascade is about to delete (a diamond) is {@link Keeper#DOOMED}.
+   * What one reference does for the object, rings aside. A reference Kubernetes treats as invalid is
+   * never followed, and it keeps its object (SPEC "Coexistence with Kubernetes"): an owner of a kind
+   * the API server does not serve cannot be checked, so, as the built-in collector does, it is not
+   * presumed gone; a cluster-scoped object naming a namespaced owner is never collected by the
+   * built-in collector at all; and an object naming an owner in another namespace is left to it. A
+   * solid owner that the same cascade is about to delete (a diamond) is {@link Keeper#DOOMED}.
    */
   private Keeper linkKeeper(ObjectMetadata d, OwnerLink link) {
-    LinkValidity validity = graph.validity(d, link);
-    if (validity == LinkValidity.UNKNOWN_KIND) {
+    if (graph.validity(d, link) != LinkValidity.VALID) {
       return Keeper.SOLID;
     }
-    if (validity != LinkValidity.VALID || !graph.ownerState(link).solid()) {
+    if (!graph.ownerState(link).solid()) {
       return Keeper.NONE;
     }
     ObjectMetadata other = graph.get(link.uid());
@@ -86,19 +88,15 @@ final class Keepers {
   }
 
   /**
-   * An object not yet being deleted, with no solid owner of its own, that a synchronous cascade
-   * above it is about to delete: one not holding it back for a higher deletion wave (while it is
-   * held back, it counts as solid, so nothing waits for it in a circle).
+   * An object not yet being deleted, with no solid owner of its own and no invalid reference, that a
+   * synchronous cascade above it is about to delete: one not holding it back for a higher deletion
+   * wave (while it is held back, it counts as solid, so nothing waits for it in a circle).
    */
   private boolean doomed(ObjectMetadata object) {
     boolean underCascade = false;
     for (OwnerLink link : object.owners()) {
-      LinkValidity validity = graph.validity(object, link);
-      if (validity == LinkValidity.UNKNOWN_KIND) {
-        return false;
-      }
-      if (validity != LinkValidity.VALID) {
-        continue;
+      if (graph.validity(object, link) != LinkValidity.VALID) {
+        return false; // an invalid reference keeps it, whatever the cascade above does
       }
       OwnerState state = graph.ownerState(link);
       if (state.solid()) {

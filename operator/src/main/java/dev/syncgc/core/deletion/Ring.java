@@ -20,9 +20,10 @@ import java.util.Map;
  * through valid references only. It is found from the object's ancestors (what reaches it through
  * owner references), never from its subtree: the ring is the set of ancestors that the object also
  * reaches, and every edge among them is an owner reference of one of them. The work is bounded by
- * the ancestors (usually a short chain), so a wide owner costs nothing here.
+ * the ancestors (usually a short chain), so a wide owner costs nothing here. Public for the engine,
+ * which looks up the unseen outside owners of a ring's members before deleting one of them.
  */
-final class Ring {
+public final class Ring {
   private final String start;
   private final Map<String, ObjectMetadata> members;
   private final Map<String, List<String>> edges; // owner uid → dependent uids, among the members
@@ -33,7 +34,7 @@ final class Ring {
     this.edges = edges;
   }
 
-  static Ring of(DependencyGraph graph, ObjectMetadata object) {
+  public static Ring of(DependencyGraph graph, ObjectMetadata object) {
     // every object that reaches this one, with the edges among them (from their owner references)
     Map<String, ObjectMetadata> ancestors = new HashMap<>();
     Map<String, List<String>> edges = new HashMap<>();
@@ -79,7 +80,7 @@ final class Ring {
     return members.size() > 1 || successors(start).contains(start);
   }
 
-  boolean contains(String uid) {
+  public boolean contains(String uid) {
     return members.containsKey(uid);
   }
 
@@ -88,7 +89,7 @@ final class Ring {
     return members.get(uid);
   }
 
-  Collection<ObjectMetadata> members() {
+  public Collection<ObjectMetadata> members() {
     return members.values();
   }
 

@@ -73,14 +73,18 @@ final class SynchronousPlan {
    * afterwards. The built-in collector would delete those left with no owner, but never a ring (its
    * members own each other), so syncgc sends the DELETEs itself before it lets the owner go: waves
    * no longer order them, and each cascades the same way (the deadline it inherits has passed
-   * too). A dependent kept by a solid owner is left alone; one whose last call failed is not tried
-   * again here, so that nothing can hold the owner past its deadline.
+   * too). The deadline changes nothing about what may be deleted: only a dependent that nothing else
+   * keeps ({@link Keepers.Keeper#NONE}) is. One kept by a solid owner is left alone, and so is one
+   * whose co-owner is alive but doomed by another cascade ({@link Keepers.Keeper#DOOMED}): that
+   * co-owner's own cascade, or the built-in collector, deletes it once the co-owner is gone. One
+   * whose last call failed is not tried again here, so that nothing can hold the owner past its
+   * deadline.
    */
   private void deleteTheRest(List<ObjectMetadata> dependents) {
     Keepers keepers = new Keepers(graph, waveOf, cascades);
     for (ObjectMetadata d : dependents) {
       if (!d.beingDeleted() && !d.uid().equals(owner.uid()) && lastFailure.apply(d.uid()) == null
-          && keepers.otherKeeper(d, owner.uid()) != Keepers.Keeper.SOLID) {
+          && keepers.otherKeeper(d, owner.uid()) == Keepers.Keeper.NONE) {
         steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
       }
     }

@@ -40,9 +40,18 @@ final class BruteForce {
     return !TestObjects.KINDS.tracked(link) || (owner != null && !owner.beingDeleted());
   }
 
-  /** A reference that keeps its object if nothing else is known: unserved kind, or valid and solid. */
+  /**
+   * A reference that keeps its object if nothing else is known: one Kubernetes treats as invalid
+   * (unserved kind, namespaced owner of a cluster-scoped object, owner in another namespace: never
+   * followed, and the object is never deleted through another owner either), or valid and solid.
+   */
   boolean keepingLink(ObjectMetadata d, OwnerLink link) {
-    return TestObjects.KINDS.scope(link) == Scope.UNKNOWN || (valid(d, link) && solid(link));
+    return !valid(d, link) || solid(link);
+  }
+
+  /** Whether the object carries a reference Kubernetes treats as invalid. */
+  boolean hasInvalidLink(ObjectMetadata d) {
+    return d.owners().stream().anyMatch(l -> !valid(d, l));
   }
 
   boolean validlyOwnedBy(ObjectMetadata d, String ownerUid) {
@@ -129,7 +138,8 @@ final class BruteForce {
 
   /**
    * What deleting {@code root} (and nothing else) must delete: everything it reaches, minus what a
-   * solid owner outside that set keeps, directly or through kept objects (a least fixpoint).
+   * solid owner outside that set or an invalid reference keeps, directly or through kept objects (a
+   * least fixpoint).
    */
   Set<String> garbage(String root) {
     Set<String> reach = reach(root);
@@ -140,8 +150,9 @@ final class BruteForce {
       grew = false;
       for (String u : reach) {
         ObjectMetadata d = objects.get(u);
-        if (!kept.contains(u) && d.owners().stream().anyMatch(l -> !l.uid().equals(root) && keepingLink(d, l)
-            && (!valid(d, l) || !reach.contains(l.uid()) || kept.contains(l.uid())))) {
+        // an invalid reference keeps whatever it names (even the root's uid: it is not the root's link)
+        if (!kept.contains(u) && d.owners().stream().anyMatch(l -> !valid(d, l) || (!l.uid().equals(root)
+            && solid(l) && (!reach.contains(l.uid()) || kept.contains(l.uid()))))) {
           kept.add(u);
           grew = true;
         }

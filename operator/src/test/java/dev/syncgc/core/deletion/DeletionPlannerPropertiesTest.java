@@ -2,7 +2,6 @@ package dev.syncgc.core.deletion;
 
 import java.util.Optional;
 import dev.syncgc.core.settings.Propagation;
-import dev.syncgc.core.settings.OnTimeout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,28 +17,42 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * SPEC safety invariant 1 over random snapshots (see {@link Worlds}): every object under synchronous
- * deletion is planned once; what the planner asks for is checked against brute-force rules computed
- * from the objects ({@link BruteForce}), not from the graph. Whole deletions are in
- * {@link DeletionRunPropertiesTest}.
+ * deletion is planned once, with its own deadline and {@code on-timeout}, some dependents' last call
+ * failed and sometimes a kind that could not be listed; what the planner asks for is checked against
+ * brute-force rules computed from the objects ({@link BruteForce}), not from the graph. Whole
+ * deletions are in {@link DeletionRunPropertiesTest}. How often the worlds hold each interesting case
+ * is printed (jqwik statistics) and a floor is checked, so a generator that stops reaching one fails.
  */
 class DeletionPlannerPropertiesTest {
   private final DeletionPlanner planner = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1));
 
-  record World(Map<String, ObjectMetadata> objects, DependencyGraph graph, BruteForce bf) {
-    static World of(List<ObjectMetadata> list) {
+  /**
+   * @param failed the objects whose last API call failed
+   * @param unverified kinds that could not be listed (the freshness check's blockers)
+   */
+  record World(Map<String, ObjectMetadata> objects, DependencyGraph graph, BruteForce bf, Set<String> failed,
+      List<Blocker> unverified) {
+    static World of(List<ObjectMetadata> list, Set<Integer> failedIndexes, boolean unverified) {
       DependencyGraph graph = TestObjects.graph();
       list.forEach(graph::upsert);
       BruteForce bf = BruteForce.of(list);
       Map<String, ObjectMetadata> objects = new java.util.LinkedHashMap<>();
       list.forEach(o -> objects.put(o.uid(), o));
-      return new World(objects, graph, bf);
+      Set<String> failed = new HashSet<>();
+      failedIndexes.stream().filter(i -> i < list.size()).forEach(i -> failed.add(list.get(i).uid()));
+      return new World(objects, graph, bf, failed,
+          unverified ? List.of(Blocker.unverified("cannot list Gadget: forbidden")) : List.of());
     }
 
     List<ObjectMetadata> underSynchronousDeletion() {
@@ -49,12 +62,72 @@ class DeletionPlannerPropertiesTest {
 
   @Provide
   Arbitrary<World> worlds() {
-    return Worlds.snapshots().map(specs -> World.of(Worlds.build(specs)));
+    return Combinators.combine(Worlds.snapshots(),
+        Arbitraries.frequency(Tuple.of(2, Set.<Integer>of()),
+            Tuple.of(1, Set.of(0)), Tuple.of(1, Set.of(1, 3)), Tuple.of(1, Set.of(2, 5, 7))),
+        Arbitraries.frequency(Tuple.of(5, false), Tuple.of(1, true)))
+        .as((specs, failed, unverified) -> World.of(Worlds.build(specs), failed, unverified));
   }
 
+  /** The owner's plan with its own timeout and on-timeout (from its annotations). */
   private List<Step> plan(World w, ObjectMetadata owner) {
-    return planner.plan(w.graph(), owner, Propagation.SYNCHRONOUS, Optional.empty(), OnTimeout.RELEASE, Worlds.NOW,
-        uid -> null, List.of(), Simulation::wave);
+    DeletionSettings settings = DeletionSettings.fromAnnotations(owner.annotations());
+    return planner.plan(w.graph(), owner, Propagation.SYNCHRONOUS, settings.timeout(), settings.onTimeoutOrDefault(),
+        Worlds.NOW, uid -> w.failed().contains(uid) ? "403 forbidden" : null, w.unverified(), Simulation::wave);
+  }
+
+  /**
+   * Issue 21 cases 4 and 6, whatever the deadline: no dependent is deleted that carries a reference
+   * Kubernetes treats as invalid (the built-in collector would keep it), nor one with an alive owner
+   * outside its ring (a co-owner that another cascade is about to delete is still alive: that cascade
+   * deletes it). Also prints what the worlds hold, and checks that the cases are reached.
+   */
+  @Property(tries = 300)
+  void neverDeletesAnObjectCarryingAnInvalidReferenceOrWithAnAliveCoOwner(@ForAll("worlds") World w) {
+    WorldFeatures features = new WorldFeatures(w.objects());
+    collectStatistics(w, features);
+    for (ObjectMetadata owner : w.underSynchronousDeletion()) {
+      for (Step step : plan(w, owner)) {
+        if (step instanceof Step.DeleteDependent del) {
+          ObjectMetadata d = del.dependent();
+          assertFalse(features.hasInvalidLink(d), owner.uid() + " deletes " + d + ", which carries an invalid reference");
+          assertFalse(features.hasAliveCoOwnerOutsideItsRing(d, owner.uid()),
+              owner.uid() + " deletes " + d + ", which has an alive co-owner");
+        }
+      }
+    }
+  }
+
+  private void collectStatistics(World w, WorldFeatures features) {
+    Statistics.label("ring").collect(features.hasRing());
+    Statistics.label("diamond").collect(features.hasDiamond());
+    features.invalidReferences().forEach(kind -> Statistics.label("invalid reference").collect(kind));
+    Statistics.label("unverified kind").collect(!w.unverified().isEmpty());
+    Statistics.label("failed call on a dependent").collect(w.objects().values().stream()
+        .anyMatch(d -> w.failed().contains(d.uid()) && !d.owners().isEmpty()));
+    List<ObjectMetadata> owners = w.underSynchronousDeletion();
+    owners.forEach(o -> Statistics.label("deadline of an owner under deletion").collect(WorldFeatures.deadline(o)));
+    boolean case4 = false;
+    boolean case6 = false;
+    for (ObjectMetadata owner : owners) {
+      boolean pastRelease = WorldFeatures.deadline(owner).endsWith("Release");
+      for (ObjectMetadata d : w.objects().values()) {
+        if (!d.beingDeleted() && w.bf().validlyOwnedBy(d, owner.uid())) {
+          case4 |= features.hasInvalidLink(d);
+          case6 |= pastRelease && w.unverified().isEmpty() && features.hasDoomedCoOwner(d, owner.uid());
+        }
+      }
+    }
+    Statistics.label("case 4: live dependent of an owner under deletion carries an invalid reference").collect(case4);
+    Statistics.label("case 6: past a Release deadline, a live dependent has an alive co-owner under a cascade").collect(case6);
+    Statistics.label("ring").coverage(c -> c.check(true).percentage(p -> p >= 5));
+    Statistics.label("diamond").coverage(c -> c.check(true).percentage(p -> p >= 5));
+    Statistics.label("unverified kind").coverage(c -> c.check(true).percentage(p -> p >= 5));
+    Statistics.label("failed call on a dependent").coverage(c -> c.check(true).percentage(p -> p >= 5));
+    Statistics.label("case 4: live dependent of an owner under deletion carries an invalid reference")
+        .coverage(c -> c.check(true).percentage(p -> p >= 2));
+    Statistics.label("case 6: past a Release deadline, a live dependent has an alive co-owner under a cascade")
+        .coverage(c -> c.check(true).percentage(p -> p >= 2));
   }
 
   @Property(tries = 300)

@@ -201,14 +201,6 @@ class DeletionPlannerTest {
   }
 
   @Test
-  void dependentWhoseOtherOwnerLinkIsInvalidIsDeleted() {
-    DependencyGraph g = graphOf(owner("x").build(), obj("keeper").namespace("elsewhere").build(),
-        obj("d").ownedBy("x", "keeper").build());
-
-    assertEquals(Set.of("d"), deleted(plan(g, "x")));
-  }
-
-  @Test
   void finalizeFirstIffDependentHasDependentsAndLacksFinalizer() {
     DependencyGraph g = graphOf(owner("x").build(),
         obj("leaf").ownedBy("x").build(),

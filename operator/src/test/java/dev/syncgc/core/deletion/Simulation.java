@@ -12,8 +12,8 @@ import java.util.Set;
 
 /**
  * The property tests' view of {@link DeletionRun} (the code {@code kubectl syncgc preview} runs):
- * every object deleted by syncgc follows {@code Synchronous}, waves come from annotations, and
- * checks run before each step and at each removal.
+ * every object deleted by syncgc follows {@code Synchronous}, waves and {@code on-timeout} come from
+ * annotations, and checks run before each step and at each removal.
  */
 final class Simulation {
   /** Called before steps are applied, with the objects as the planner saw them. */
@@ -31,7 +31,8 @@ final class Simulation {
 
   Simulation(List<ObjectMetadata> world, Checks checks) {
     run = new DeletionRun(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), TestObjects.graph(),
-        world, o -> SYNCHRONOUS.withDeletionWave(Optional.of(wave(o))), Worlds.NOW, new DeletionRun.Listener() {
+        world, o -> DeletionSettings.fromAnnotations(o.annotations()).orElse(SYNCHRONOUS), Worlds.NOW,
+        new DeletionRun.Listener() {
           @Override
           public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {
             checks.planned(owner, steps, seen);

@@ -1,0 +1,79 @@
+package dev.syncgc.kube;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The default set of tracked kinds ({@code --builtin-kinds=*}): every kind the API server serves with
+ * list, watch and delete, as the built-in garbage collector watches (its GetDeletableResources),
+ * Events left out. Kinds defined by CRDs are left to {@link CrdKinds} (it tracks their storage
+ * version). A kind served later (an aggregated API registered) is tracked within one interval; one
+ * no longer served is not dropped: a kind that may hold dependents and cannot be listed keeps the
+ * owners waiting and is named, never presumed empty.
+ */
+public final class ServedKinds implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ServedKinds.class);
+
+  private final Discovery discovery;
+  private final Predicate<String> definedByCrd;
+  private final Predicate<String> tracked;
+  private final Function<TrackedKind, CompletableFuture<Void>> track;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "served-kinds");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /**
+   * @param definedByCrd whether a group/kind is defined by a CustomResourceDefinition
+   * @param tracked whether a group/kind is tracked already
+   * @param track starts tracking a kind; completes once its initial list is in the graph
+   */
+  public ServedKinds(Discovery discovery, Predicate<String> definedByCrd, Predicate<String> tracked,
+      Function<TrackedKind, CompletableFuture<Void>> track) {
+    this.discovery = discovery;
+    this.definedByCrd = definedByCrd;
+    this.tracked = tracked;
+    this.track = track;
+  }
+
+  /** Tracks every served deletable kind not tracked yet; the futures complete with their initial lists. */
+  public List<CompletableFuture<Void>> trackNew() {
+    List<CompletableFuture<Void>> started = new ArrayList<>();
+    for (TrackedKind k : discovery.deletableKinds()) {
+      if (!tracked.test(k.groupKind()) && !definedByCrd.test(k.groupKind())) {
+        started.add(track.apply(k));
+      }
+    }
+    return started;
+  }
+
+  /** Looks again every {@code interval}: discovery read afresh, new kinds tracked. */
+  public void start(Duration interval) {
+    timer.scheduleWithFixedDelay(() -> {
+      try {
+        discovery.refresh();
+        int added = trackNew().size();
+        if (added > 0) {
+          log.info("tracking kinds served since the last look count={}", added);
+        }
+      } catch (RuntimeException e) {
+        log.warn("discovery of served kinds failed error={}", e.toString());
+      }
+    }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
