@@ -121,6 +121,7 @@ final class Soak {
       report.heapLives = heap.lives();
       report.audit = ctx.auditCheck().counts();
       report.etcdReconnects = etcd.reconnects();
+      report.etcdVersions = etcd.decoded();
       report.exits = operators.exits().size();
       etcd.problems().forEach(p -> report.violations.add("seed " + settings.seed() + ": " + p));
     } finally {

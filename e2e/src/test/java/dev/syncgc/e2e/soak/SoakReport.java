@@ -29,6 +29,8 @@ final class SoakReport {
   /** syncgc_deletions_finished_total by outcome, over every replica life that could be scraped. */
   final Map<String, Long> outcomes = new LinkedHashMap<>();
   int etcdReconnects;
+  /** Versions of the soak's objects read from etcd's watch and decoded (owners, finalizers, deletion). */
+  long etcdVersions;
   /** Replicas that exited on their own (lost Lease) and were started again. */
   int exits;
   String graph = "not checked";
@@ -97,6 +99,8 @@ final class SoakReport {
         .append(row("heap after a full GC (jcmd GC.run), the longest-lived replica process", longestLife()))
         .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
+        .append(row("versions of the soak's objects decoded from etcd's watch (for the order checks)",
+            Long.toString(etcdVersions)))
         .append(row("the leader's graph vs a fresh LIST at the end, by identity (every uid and the owner uids it"
             + " names; the graph read from a heap dump of the leader)", graph == null ? "equal" : graph))
         .append(row("owners with a " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline judged (nothing Terminating"
