@@ -88,18 +88,46 @@ final class Checks {
    * without the reference before its owner is gone; no dependent marked deleted before its owner.
    */
   List<String> order(Expectation e) {
-    return order(e, etcd);
+    return judge(e, etcd).violations();
+  }
+
+  /**
+   * What the order checks found, and how many constraints of each sort they could judge (both ends
+   * in etcd's record): a check that never has its data would pass by accident.
+   */
+  record Judged(List<String> violations, int before, int unreferenced, int notWhileOwned) {
+    static final Judged NONE = new Judged(List.of(), 0, 0, 0);
+
+    Judged plus(Judged o) {
+      List<String> all = new ArrayList<>(violations);
+      all.addAll(o.violations);
+      return new Judged(all, before + o.before, unreferenced + o.unreferenced, notWhileOwned + o.notWhileOwned);
+    }
+  }
+
+  Judged judge(Expectation e) {
+    return judge(e, etcd);
   }
 
   /** {@link #order(Expectation)} against this record. */
   static List<String> order(Expectation e, History h) {
+    return judge(e, h).violations();
+  }
+
+  static Judged judge(Expectation e, History h) {
     List<String> out = new ArrayList<>();
+    int before = 0;
+    int unreferenced = 0;
+    int notWhileOwned = 0;
     for (Before b : e.order()) {
       Long first = h.deletedAt(b.first().etcdKey());
       Long then = h.deletedAt(b.then().etcdKey());
-      if (first != null && then != null && first >= then) {
-        out.add(b.first() + " (etcd revision " + first + ") must be gone before " + b.then() + " (revision "
-            + then + "): " + b.why());
+      if (first != null && then != null) {
+        before++;
+        if (first >= then) {
+          out.add(b.first() + " (etcd revision " + first + ") must be gone before " + b.then() + " (revision "
+              + then + "): " + b.why());
+        }
       }
     }
     for (Unreferenced u : e.unreferenced()) {
@@ -107,6 +135,7 @@ final class Checks {
       if (gone == null || u.owner().uid == null) {
         continue;
       }
+      unreferenced++;
       Long dropped = h.unreferencedAt(u.dependent().etcdKey(), u.owner().uid);
       if (dropped == null || dropped >= gone) {
         out.add(u.owner() + " was gone at etcd revision " + gone + " while " + u.dependent() + " still named it ("
@@ -117,12 +146,15 @@ final class Checks {
     for (NotWhileOwned n : e.notWhileOwned()) {
       Long dependent = h.markedAt(n.dependent().etcdKey());
       Long owner = h.markedAt(n.owner().etcdKey());
-      if (dependent != null && (owner == null || owner > dependent)) {
-        out.add(n.dependent() + " was marked deleted at etcd revision " + dependent + " while its owner " + n.owner()
-            + " was alive (" + (owner == null ? "never marked" : "marked at revision " + owner) + "): " + n.why());
+      if (dependent != null) {
+        notWhileOwned += owner == null ? 0 : 1;
+        if (owner == null || owner > dependent) {
+          out.add(n.dependent() + " was marked deleted at etcd revision " + dependent + " while its owner " + n.owner()
+              + " was alive (" + (owner == null ? "never marked" : "marked at revision " + owner) + "): " + n.why());
+        }
       }
     }
-    return out;
+    return new Judged(out, before, unreferenced, notWhileOwned);
   }
 
   private static String describe(GenericKubernetesResource r) {

@@ -54,12 +54,16 @@ final class SoakReport {
     int deleted = 0;
     int survived = 0;
     int scenarios = 0;
+    int invalid = 0;
+    Checks.Judged order = Checks.Judged.NONE;
     SoakRound.Result longest = null;
     for (SoakRound.Result r : rounds) {
       faults.merge(r.fault(), 1, Integer::sum);
       r.modes().forEach((m, n) -> modes.merge(m, n, Integer::sum));
       scenarios += r.modes().values().stream().mapToInt(Integer::intValue).sum();
       objects += r.objects();
+      invalid += r.invalidReferences();
+      order = order.plus(r.order());
       deleted += r.deleted();
       survived += r.survived();
       if (longest == null || r.longestMillis() > longest.longestMillis()) {
@@ -79,6 +83,11 @@ final class SoakReport {
         .append(row("objects the model says must be deleted", Integer.toString(deleted)))
         .append(row("objects the model says must survive (owners checked)", Integer.toString(survived)))
         .append(row("scenarios by deletion mode", modes.toString()))
+        .append(row("objects carrying an owner reference Kubernetes considers invalid", Integer.toString(invalid)))
+        .append(row("order constraints judged on etcd's record (both ends recorded)", order.before()
+            + " gone-before-gone (owner last, sole owner, waves), " + order.unreferenced() + " Orphan owners gone"
+            + " after a dependent lost the reference, " + order.notWhileOwned() + " objects marked deleted after an"
+            + " owner (no deletion under a live owner)"))
         .append(row("faults injected", faults.toString()))
         .append(row("syncgc's DELETEs / PATCHes judged in the audit log",
             audit.getOrDefault("DELETE", 0) + " / " + audit.getOrDefault("PATCH/UPDATE", 0)

@@ -38,13 +38,15 @@ final class SoakRound {
   private static final Duration SETUP = Duration.ofSeconds(90);
 
   /**
-   * {@code inFlight}: scenarios whose owner was still there when the fault struck; {@code rejected429}:
+   * {@code inFlight}: scenarios whose owner was still there when the fault struck; {@code order}: the
+   * order constraints judged (violations left out: they are in {@code violations}); {@code
+   * invalidReferences}: objects carrying a reference Kubernetes considers invalid; {@code rejected429}:
    * requests of syncgc's identity the API server answered 429 while a throttle was in force (null:
    * the round had none; 0: a throttle that did not throttle, {@link #exercised()} false).
    */
   record Result(int number, int objects, Fault fault, String faultLine, int inFlight, Map<Mode, Integer> modes,
       int deleted, int survived, long longestMillis, String longest, Deadlines deadlines, Long rejected429,
-      AuditCheck.Counts audit, List<String> violations) {
+      AuditCheck.Counts audit, Checks.Judged order, int invalidReferences, List<String> violations) {
     /** Whether the fault did what it is for: a throttle must have answered 429 at least once. */
     boolean exercised() {
       return fault != Fault.THROTTLE || (rejected429 != null && rejected429 > 0);
@@ -125,11 +127,16 @@ final class SoakRound {
     int deleted = 0;
     int survived = 0;
     int inFlight = 0;
+    Checks.Judged order = Checks.Judged.NONE;
+    int invalid = (int) round.misc().stream().filter(SoakObject::invalidReference).count();
     Map<String, String> cascade = new LinkedHashMap<>();
     Map<String, String> handOver = new LinkedHashMap<>();
     for (Map.Entry<Scenario, Expectation> e : expected.entrySet()) {
       Scenario s = e.getKey();
-      ctx.checks().order(e.getValue()).forEach(v -> violations.add(where(s) + v));
+      Checks.Judged judged = ctx.checks().judge(e.getValue());
+      judged.violations().forEach(v -> violations.add(where(s) + v));
+      order = order.plus(new Checks.Judged(List.of(), judged.before(), judged.unreferenced(), judged.notWhileOwned()));
+      invalid += (int) e.getKey().objects.stream().filter(SoakObject::invalidReference).count();
       deleted += e.getValue().deleted().size();
       survived += e.getValue().survivorOwners().size();
       e.getValue().deletes().cascade().forEach(o -> cascade.put(o.etcdKey(), o.uid));
@@ -159,7 +166,7 @@ final class SoakRound {
     Map<Mode, Integer> modes = new LinkedHashMap<>();
     round.scenarios().forEach(s -> modes.merge(s.mode(), 1, Integer::sum));
     return new Result(round.number(), all.size(), fault, faultLine, inFlight, modes, deleted, survived,
-        longestMillis, longest, deadlines, rejected429, audit.counts(), violations);
+        longestMillis, longest, deadlines, rejected429, audit.counts(), order, invalid, violations);
   }
 
   /**
