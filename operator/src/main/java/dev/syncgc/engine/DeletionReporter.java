@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
@@ -61,7 +62,7 @@ final class DeletionReporter {
         owner.uid(), s.dependentCount(), s.deadline());
     if (root(owner)) {
       metrics.started();
-      events.normal(owner.ref(), "SynchronousDeletionStarted", "Deleting " + s.dependentCount()
+      events.normal(owner.ref(), EventReason.SynchronousDeletionStarted, "Deleting " + s.dependentCount()
           + " dependent" + (s.dependentCount() == 1 ? "" : "s") + " before this object; deadline "
           + s.deadline());
     }
@@ -96,7 +97,7 @@ final class DeletionReporter {
         log.info("synchronous deletion completed object={} uid={} took={}", owner.ref(), owner.uid(), tookText);
         if (root(owner)) {
           List<String> unlisted = unlistedKinds.get();
-          events.normal(owner.ref(), "SynchronousDeletionCompleted", "All dependents are gone; released after "
+          events.normal(owner.ref(), EventReason.SynchronousDeletionCompleted, "All dependents are gone; released after "
               + tookText + (unlisted.isEmpty() ? "" : "; not checked (syncgc may not list them): " + unlisted));
         }
       }
@@ -108,19 +109,19 @@ final class DeletionReporter {
         String blockers = describe(remaining);
         log.warn("synchronous deletion timed out object={} uid={} took={} remaining=\"{}\"", owner.ref(),
             owner.uid(), tookText, blockers);
-        events.warning(owner.ref(), "SynchronousDeletionTimedOut", "Deadline passed after " + tookText
+        events.warning(owner.ref(), EventReason.SynchronousDeletionTimedOut, "Deadline passed after " + tookText
             + "; released with dependents remaining (they are still deleted in the background): " + blockers);
       }
       case ORPHANED -> {
         log.info("released to the API server's orphaning object={} uid={}", owner.ref(), owner.uid());
-        events.normal(owner.ref(), "DependentsOrphaned", "Dependents kept: the API server's orphaning (orphan"
+        events.normal(owner.ref(), EventReason.DependentsOrphaned, "Dependents kept: the API server's orphaning (orphan"
             + " finalizer) removes the reference to this object from every dependent of every kind before it goes");
       }
       case HANDED_OVER -> {
         log.info("handed to the built-in collector object={} uid={} reason=\"no Synchronous or Orphan"
             + " propagation in force\"", owner.ref(), owner.uid());
         if (counted) {
-          events.normal(owner.ref(), "SynchronousDeletionHandedOver", "Propagation is no longer Synchronous;"
+          events.normal(owner.ref(), EventReason.SynchronousDeletionHandedOver, "Propagation is no longer Synchronous;"
               + " the built-in garbage collector deletes the remaining dependents in the background");
         }
       }
@@ -137,7 +138,7 @@ final class DeletionReporter {
     String blockers = describe(remaining);
     log.warn("synchronous deletion timed out, owner kept object={} uid={} took={} remaining=\"{}\"", owner.ref(),
         owner.uid(), tookText, blockers);
-    events.warning(owner.ref(), "SynchronousDeletionTimedOut", "Deadline passed after " + tookText + "; kept ("
+    events.warning(owner.ref(), EventReason.SynchronousDeletionTimedOut, "Deadline passed after " + tookText + "; kept ("
         + Names.ON_TIMEOUT + ": Keep) until its dependents are gone: " + blockers);
   }
 
@@ -150,7 +151,7 @@ final class DeletionReporter {
     metrics.cycleFound();
     log.warn("dependency cycle released object={} uid={} cycle=\"{}\"", owner.ref(), owner.uid(), path);
     for (ObjectMetadata member : s.members()) {
-      events.warning(member.ref(), "DependencyCycle",
+      events.warning(member.ref(), EventReason.DependencyCycle,
           "Ownership cycle " + path + " released as a unit: every member is being deleted");
     }
   }
@@ -171,7 +172,7 @@ final class DeletionReporter {
     }
     if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
       lastWaitingEvent.put(owner.uid(), now);
-      events.normal(owner.ref(), "WaitingForDependents", s.message(owner.annotation(Names.TIMED_OUT) != null));
+      events.normal(owner.ref(), EventReason.WaitingForDependents, s.message(owner.annotation(Names.TIMED_OUT) != null));
     }
     return recheck;
   }

@@ -75,7 +75,8 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, informers, discovery,
         policies, clock);
-    metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences);
+    metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
+        graph::virtualSize, queue::depth);
   }
 
   /** Starts watching a kind; completes when its initial list is in the graph. */
@@ -187,14 +188,6 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
 
   public int graphSize() {
     return graph.size();
-  }
-
-  public int inProgress() {
-    return sync.inProgress();
-  }
-
-  public boolean synced() {
-    return informers.synced();
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.syncgc.core.deletion.FinalizerChange;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
@@ -187,7 +188,7 @@ final class ObjectSync {
         metrics.invalidAnnotation();
         log.warn("invalid annotation object={} uid={} annotation={} value=\"{}\" reason=\"{}\"",
             object.ref(), object.uid(), i.annotation(), i.value(), i.reason());
-        events.warning(object.ref(), "InvalidAnnotation", i.message()
+        events.warning(object.ref(), EventReason.InvalidAnnotation, i.message()
             + (i.annotation().equals(Names.PROPAGATION) ? lastValid(object)
             : i.annotation().equals(Names.DELETION_WAVE) ? "" : "; ignored"));
       }
@@ -215,7 +216,7 @@ final class ObjectSync {
       if (reported.add(key)) {
         log.warn("invalid owner reference object={} uid={} owner={}/{} ownerUid={} reason=\"{}\"",
             object.ref(), object.uid(), link.kind(), link.name(), link.uid(), validity.reason());
-        events.warning(object.ref(), "InvalidOwnerReference", "ownerReference to " + link.apiVersion()
+        events.warning(object.ref(), EventReason.InvalidOwnerReference, "ownerReference to " + link.apiVersion()
             + " " + link.kind() + " " + link.name() + " (uid " + link.uid() + ") is not followed: "
             + validity.reason());
       }

@@ -128,7 +128,8 @@ final class StepExecutor {
 
   private Result start(ObjectMetadata owner, Step.Start s) {
     Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
-        Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString())));
+        Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString(),
+            Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount()))));
     if (r.ok()) {
       reporter.started(owner, s);
     } else if (!r.gone()) {

@@ -115,6 +115,7 @@ public final class WorkQueue {
     }
   }
 
+  /** Objects waiting for a worker, not counting those delayed (exported as {@code syncgc_queue_depth}). */
   public synchronized int depth() {
     return ready.size();
   }

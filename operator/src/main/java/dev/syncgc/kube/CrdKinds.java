@@ -78,10 +78,6 @@ public final class CrdKinds implements AutoCloseable {
         .anyMatch(crd -> groupKind.equals(crd.getSpec().getGroup() + "/" + crd.getSpec().getNames().getKind()));
   }
 
-  public boolean synced() {
-    return informer.hasSynced();
-  }
-
   @Override
   public void close() {
     informer.stop();

@@ -165,10 +165,6 @@ public final class ObjectInformers implements AutoCloseable {
     return kind;
   }
 
-  public List<TrackedKind> kinds() {
-    return List.copyOf(kinds.values());
-  }
-
   /**
    * Tracked kinds syncgc may list: not those its RBAC refuses (their objects are never in the graph,
    * so nothing of them is deleted or waited for; they are named when a deletion completes).
@@ -180,11 +176,6 @@ public final class ObjectInformers implements AutoCloseable {
   /** Tracked kinds whose list and watch the API server refuses (403), as group/kind. */
   public List<String> refusedKinds() {
     return refused.stream().sorted().toList();
-  }
-
-  /** Whether every informer has completed its initial list. */
-  public boolean synced() {
-    return informers.values().stream().flatMap(List::stream).allMatch(SharedIndexInformer::hasSynced);
   }
 
   /**

@@ -43,7 +43,7 @@ public final class SyncgcMetrics {
 
   /** @param oldestAgeSeconds the age of the oldest deletion in progress, 0 when there is none */
   public void gauges(Supplier<Number> inProgress, Supplier<Number> oldestAgeSeconds, Supplier<Number> graphObjects,
-      Supplier<Number> graphReferences) {
+      Supplier<Number> graphReferences, Supplier<Number> unseenOwners, Supplier<Number> queueDepth) {
     Gauge.builder("syncgc.deletions.in.progress", inProgress)
         .description("Owners held by syncgc while their dependents go").register(registry);
     TimeGauge.builder("syncgc.deletions.oldest.age", oldestAgeSeconds, TimeUnit.SECONDS)
@@ -53,6 +53,12 @@ public final class SyncgcMetrics {
         .description("Objects in the dependency graph").register(registry);
     Gauge.builder("syncgc.graph.owner.references", graphReferences)
         .description("Owner references (edges) in the dependency graph").register(registry);
+    Gauge.builder("syncgc.graph.unseen.owners", unseenOwners)
+        .description("Owners named by owner references that the graph has not seen (not created yet, gone,"
+            + " or of a kind not tracked)").register(registry);
+    Gauge.builder("syncgc.queue.depth", queueDepth)
+        .description("Objects waiting for a worker (a growing queue with idle workers means a stuck operator)")
+        .register(registry);
   }
 
   private Counter finishedCounter(Outcome outcome) {

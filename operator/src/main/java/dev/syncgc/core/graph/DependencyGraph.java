@@ -349,7 +349,7 @@ public final class DependencyGraph {
     return ownerReferences;
   }
 
-  /** Referenced owners not observed. */
+  /** Referenced owners not observed (exported as {@code syncgc_graph_unseen_owners}). */
   public synchronized int virtualSize() {
     return nodes.size() - observed;
   }
