@@ -6,10 +6,10 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: bench-growth test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: e2e-nogc e2e-nogc-down bench-growth test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
 
 demo: jar ## start the local control plane and the operator, and delete a small tree synchronously
 	e2e/demo.sh
@@ -45,6 +45,21 @@ test-kind: ## the e2e tests of e2e/kind/tests.txt on kind against the chart's in
 	  export PATH="$$PATH:$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools" && \
 	  SYNCGC_E2E_OPERATOR=chart $(MVN) -pl operator,cli,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test='$(KIND_ITS)'
+
+NOGC_ITS ?= $(shell grep -v '^\#' e2e/nogc/tests.txt | paste -sd, -)
+# The control plane of e2e-nogc: its own ports and data, so that it never meets the one of make test.
+NOGC_CLUSTER ?= SYNCGC_ETCD_PORT=24790 SYNCGC_ETCD_PEER_PORT=24800 SYNCGC_APISERVER_PORT=17443 SYNCGC_KCM_PORT=17257 \
+  SYNCGC_KWOK_PORT=17080 SYNCGC_CLUSTER_DIR=$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/cluster-nogc
+# e2e/cluster.sh's kube-controller-manager controllers less garbage-collector-controller
+NOGC_KCM_CONTROLLERS := namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller
+
+e2e-nogc: ## the e2e tests of e2e/nogc/tests.txt on a second local control plane without kube-controller-manager's garbage collector (NOGC_ITS=...)
+	@export $(NOGC_CLUSTER) SYNCGC_KCM_CONTROLLERS=$(NOGC_KCM_CONTROLLERS) SYNCGC_E2E_NO_KCM_GC=1 && unset KUBECONFIG && \
+	  if [[ $$(e2e/cluster.sh builtin-gc 2>/dev/null) != off ]]; then e2e/cluster.sh down && e2e/cluster.sh up; fi && \
+	  $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test='$(NOGC_ITS)'
+
+e2e-nogc-down: ## stop the control plane of e2e-nogc and remove its data
+	@export $(NOGC_CLUSTER) && e2e/cluster.sh down
 
 plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
 	$(MVN) -q -pl operator,cli -am package -DskipTests

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.e2e.support.BuiltInCollector;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -67,6 +68,8 @@ class CoexistenceIT {
 
   @Test
   void kubectlDeleteCascadeOrphanOnSynchronousOwnerKeepsDependents(TestNamespace ns) {
+    BuiltInCollector.assumeRunning("--cascade=orphan puts the orphan finalizer on the owner, which only the"
+        + " collector removes");
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
         .applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource d1 = Widgets.create(client, ns.name(), "d1").ownedBy(owner).apply();
@@ -88,6 +91,8 @@ class CoexistenceIT {
 
   @Test
   void kubectlDeleteCascadeForegroundOnSynchronousOwnerDeletesEverythingWithoutDeadlock(TestNamespace ns) {
+    BuiltInCollector.assumeRunning("--cascade=foreground puts the foregroundDeletion finalizer on the owner,"
+        + " which only the collector removes");
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
         .applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid")

@@ -101,9 +101,11 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
       barrier.deletionSeen(meta.uid());
       executor.deletionSeen(meta.uid());
     }
+    boolean firstSeen = graph.get(meta.uid()) == null;
     for (String owner : graph.upsert(meta)) {
       queue.add(owner);
     }
+    sync.observed(meta, firstSeen);
     queue.add(meta.uid());
   }
 

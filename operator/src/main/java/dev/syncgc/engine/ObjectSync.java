@@ -90,7 +90,7 @@ final class ObjectSync {
     log.debug("sync object={} uid={} deleting={} finalizers={} annotations={}", object.ref(), uid,
         object.beingDeleted(), object.finalizers(), object.annotations());
     reportInvalid(object, settings.own().invalid());
-    reportInvalidLinks(object);
+    reportInvalidLinks(object, true);
     if (!object.beingDeleted()) {
       return keepFinalizer(object, settings.propagation(), FinalizerChange.decide(object, settings.propagation(),
           settings.propagationInvalid(), cascadeActive(object)));
@@ -203,15 +203,33 @@ final class ObjectSync {
     return object.hasFinalizer(Names.FINALIZER) ? "; the finalizer is left as it is" : "; not opted in";
   }
 
-  private void reportInvalidLinks(ObjectMetadata object) {
+  /**
+   * A version an informer delivered (or a freshness LIST found): its invalid owner references are
+   * reported now, and, the first time the object is seen, those of the objects seen before it that
+   * name it as owner (until then the reference could not be judged). A worker reads only the latest
+   * version, and kube-controller-manager's collector removes a reference to an owner in another
+   * namespace within milliseconds: a worker coming after that would never see it. A reference to an
+   * unknown kind is left to the worker (telling needs a discovery request).
+   */
+  void observed(ObjectMetadata object, boolean firstSeen) {
+    reportInvalidLinks(object, false);
+    if (firstSeen) {
+      for (ObjectMetadata dependent : graph.referencing(object.uid())) {
+        reportInvalidLinks(dependent, false);
+      }
+    }
+  }
+
+  private void reportInvalidLinks(ObjectMetadata object, boolean askDiscovery) {
     for (OwnerLink link : object.owners()) {
       LinkValidity validity = graph.validity(object, link);
       String key = object.uid() + "\n" + link.uid() + "\n" + validity;
       if (validity == LinkValidity.VALID || reported.contains(key)) {
         continue;
       }
-      if (validity == LinkValidity.UNKNOWN_KIND && discovery.serves(link.apiVersion(), link.kind())) {
-        continue; // a kind defined since the last discovery: now known
+      if (validity == LinkValidity.UNKNOWN_KIND
+          && (!askDiscovery || discovery.serves(link.apiVersion(), link.kind()))) {
+        continue; // a kind defined since the last discovery: now known (or asked by the worker)
       }
       if (reported.add(key)) {
         log.warn("invalid owner reference object={} uid={} owner={}/{} ownerUid={} reason=\"{}\"",

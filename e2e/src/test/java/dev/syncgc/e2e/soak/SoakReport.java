@@ -32,6 +32,10 @@ final class SoakReport {
   /** Replicas that exited on their own (lost Lease) and were started again. */
   int exits;
   String graph = "not checked";
+  /** Who led when the graph was checked, and how long no replica held the Lease before. */
+  String leaderAtEnd = "-";
+  /** Each time without a leader after a SIGKILL of it, as the soak saw it (polled every second). */
+  List<SoakOperators.Gap> leaderGaps = List.of();
   String command = "";
 
   SoakReport(long seed) {
@@ -89,6 +93,10 @@ final class SoakReport {
         .append(row("heap after a full GC (jcmd GC.run), the longest-lived replica process", longestLife()))
         .append(row("replica exits on a lost Lease, started again as the kubelet would", Integer.toString(exits)))
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
+        .append(row("times without a leader after a SIGKILL of it (seen within ~1 s)", leaderGaps.isEmpty() ? "-"
+            : leaderGaps.size() + ", longest " + leaderGaps.stream().mapToLong(g -> g.length().toMillis()).max()
+                .getAsLong() + " ms"))
+        .append(row("leader at the end (awaited, at most " + Soak.LEADER_DEADLINE.toSeconds() + " s)", leaderAtEnd))
         .append(row("graph vs a fresh LIST at the end", graph == null ? "equal" : graph))
         .append(row("owners with a " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline judged (nothing Terminating"
             + " past its bound plus " + Terminating.SLACK.toSeconds() + " s)", deadlines.release() + " on-timeout Release"

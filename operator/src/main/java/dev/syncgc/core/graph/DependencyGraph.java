@@ -224,6 +224,19 @@ public final class DependencyGraph {
     return result;
   }
 
+  /** Observed objects that name this uid as owner, whether or not the reference is valid. */
+  public synchronized List<ObjectMetadata> referencing(String uid) {
+    Node node = nodes.get(uid);
+    if (node == null || node.dependents == null) {
+      return List.of();
+    }
+    List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
+    for (String d : node.dependents) {
+      result.add(nodes.get(d).meta);
+    }
+    return result;
+  }
+
   public synchronized boolean hasDependents(String uid) {
     Node node = nodes.get(uid);
     if (node == null || node.dependents == null) {
