@@ -69,7 +69,8 @@ class RingVerificationIT {
     ObjectMetadata b = ring[1];
     KubeApi lister = objects.limitedApi(ns.name(), metrics, List.of("list"), List.of());
     FreshnessBarrier barrier = new FreshnessBarrier(lister, Set.of(), objects.graph()::knows,
-        (kind, item) -> objects.graph().upsert(new MetadataReader().read(kind, item)), n -> { }, now::get, Runnable::run);
+        (kind, item) -> objects.graph().upsert(new MetadataReader().read(kind, item)), n -> { }, now::get, Runnable::run,
+        new ObjectStates());
     ObjectSync sync = objectSync(ns, barrier);
 
     barrier.deletionSeen(a.uid());
@@ -135,7 +136,7 @@ class RingVerificationIT {
     PolicyStore policies = new PolicyStore(n -> Map.of(), List::of, () -> { });
     return new ObjectSync(objects.graph(), new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)), executor,
         barrier, admin, parts.events, metrics, parts.informers(), new Discovery(client, Duration.ofSeconds(10),
-        Clock.systemUTC()), policies, Clock.systemUTC());
+        Clock.systemUTC()), policies, Clock.systemUTC(), new ObjectStates());
   }
 
 }

@@ -13,9 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -35,22 +32,17 @@ final class DeletionReporter {
   private final Clock clock;
   private final Duration waitingEventInterval;
   private final Supplier<List<String>> unlistedKinds;
-  private final Map<String, Instant> lastWaitingEvent = new ConcurrentHashMap<>();
-  private final Set<String> reportedCycles = ConcurrentHashMap.newKeySet();
+  private final ObjectStates states;
 
   /** @param unlistedKinds kinds syncgc may not list or watch, named when a deletion completes */
   DeletionReporter(EventRecorder events, SyncgcMetrics metrics, Clock clock, Duration waitingEventInterval,
-      Supplier<List<String>> unlistedKinds) {
+      Supplier<List<String>> unlistedKinds, ObjectStates states) {
+    this.states = states;
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
     this.waitingEventInterval = waitingEventInterval;
     this.unlistedKinds = unlistedKinds;
-  }
-
-  void forget(String uid) {
-    lastWaitingEvent.remove(uid);
-    reportedCycles.removeIf(key -> key.contains(uid));
   }
 
   private static boolean root(ObjectMetadata owner) {
@@ -145,8 +137,11 @@ final class DeletionReporter {
   void cycleReleased(ObjectMetadata owner, Step.ReleaseCycle s) {
     String path = s.path().stream().map(ObjectRef::toString).collect(Collectors.joining(" -> "));
     String key = s.members().stream().map(ObjectMetadata::uid).sorted().collect(Collectors.joining(","));
-    if (!reportedCycles.add(key)) {
-      return;
+    synchronized (this) { // once per ring: the mark is on every member, and goes with each
+      if (s.members().stream().anyMatch(m -> key.equals(states.of(m.uid()).reportedRing))) {
+        return;
+      }
+      s.members().forEach(m -> states.of(m.uid()).reportedRing = key);
     }
     metrics.cycleFound();
     log.warn("dependency cycle released object={} uid={} cycle=\"{}\"", owner.ref(), owner.uid(), path);
@@ -165,13 +160,14 @@ final class DeletionReporter {
   Duration waiting(ObjectMetadata owner, Step.Wait s, Duration recheck) {
     Instant now = clock.instant();
     Instant firstEventAt = owner.deletionTimestamp().plus(FIRST_WAITING_EVENT_AFTER);
-    Instant last = lastWaitingEvent.get(owner.uid());
+    ObjectStates.State state = states.of(owner.uid());
+    Instant last = state.lastWaitingEvent;
     if (last == null && now.isBefore(firstEventAt)) {
       Duration untilFirst = Duration.between(now, firstEventAt);
       return untilFirst.compareTo(recheck) < 0 ? untilFirst : recheck;
     }
     if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
-      lastWaitingEvent.put(owner.uid(), now);
+      state.lastWaitingEvent = now;
       events.normal(owner.ref(), EventReason.WaitingForDependents, s.message(owner.annotation(Names.TIMED_OUT) != null));
     }
     return recheck;

@@ -39,6 +39,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
 
   private final DependencyGraph graph;
   private final Discovery discovery;
+  private final ObjectStates states = new ObjectStates();
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
   private final ObjectInformers informers;
   private final MetadataReader reader;
@@ -66,15 +67,16 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
     this.reader = new MetadataReader();
     this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,
-        metrics::unseenFound, System::nanoTime, listPool);
+        metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
-        informers::refusedKinds);
+        informers::refusedKinds, states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
-    this.executor = new StepExecutor(graph, api, reporter, informers, queue, clock, settings.recheckInterval(), calls);
+    this.executor = new StepExecutor(graph, api, reporter, informers, queue, clock, settings.recheckInterval(), calls,
+        states);
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, informers, discovery,
-        policies, clock);
+        policies, clock, states);
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
   }
@@ -115,8 +117,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
-    barrier.forget(uid);
-    sync.forget(uid);
+    states.forget(uid); // everything kept about it goes with it
   }
 
   /** Starts the workers; call once every informer has synced, so no decision rests on a partial graph. */
@@ -151,7 +152,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
       }
       try {
         if (sync.sync(uid)) {
-          queue.forget(uid);
+          queue.resetBackoff(uid);
         } else {
           queue.addWithBackoff(uid);
         }

@@ -25,8 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,13 +47,13 @@ final class ObjectSync {
   private final Discovery discovery;
   private final PolicyStore policies;
   private final Clock clock;
-  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+  private final ObjectStates states;
   private final DeletionsInProgress inProgress;
-  private final Set<String> warnedUnknown = ConcurrentHashMap.newKeySet();
   private final Function<ObjectMetadata, SettingsInForce> inForce;
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
-      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies, Clock clock) {
+      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies,
+      Clock clock, ObjectStates states) {
     this.graph = graph;
     this.planner = planner;
     this.executor = executor;
@@ -67,7 +65,8 @@ final class ObjectSync {
     this.discovery = discovery;
     this.policies = policies;
     this.clock = clock;
-    this.inProgress = new DeletionsInProgress(graph::get, clock);
+    this.states = states;
+    this.inProgress = new DeletionsInProgress(states, graph::get, clock);
     this.inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
   }
 
@@ -100,7 +99,9 @@ final class ObjectSync {
       return true;
     }
     inProgress.add(uid);
-    if (settings.propagation().isEmpty() && warnedUnknown.add(uid)) {
+    ObjectStates.State state = states.of(uid);
+    if (settings.propagation().isEmpty() && !state.warnedUnknown) {
+      state.warnedUnknown = true;
       // finalized by an older syncgc, its setting since made invalid or its policy gone: never guess
       log.warn("no valid propagation for object under deletion object={} uid={}; handing it to the"
           + " built-in collector", object.ref(), uid);
@@ -128,13 +129,6 @@ final class ObjectSync {
       }
     }
     return true;
-  }
-
-  void forget(String uid) {
-    inProgress.remove(uid);
-    warnedUnknown.remove(uid);
-    reported.removeIf(k -> k.startsWith(uid + "\n"));
-    executor.forget(uid);
   }
 
   /** Whether the owner whose cascade finalized this object is still its owner and being deleted. */
@@ -184,7 +178,7 @@ final class ObjectSync {
 
   private void reportInvalid(ObjectMetadata object, List<InvalidSetting> invalid) {
     for (InvalidSetting i : invalid) {
-      if (reported.add(object.uid() + "\n" + i.annotation() + "\n" + i.value())) {
+      if (states.of(object.uid()).reported.add(i.annotation() + "\n" + i.value())) {
         metrics.invalidAnnotation();
         log.warn("invalid annotation object={} uid={} annotation={} value=\"{}\" reason=\"{}\"",
             object.ref(), object.uid(), i.annotation(), i.value(), i.reason());
@@ -193,6 +187,11 @@ final class ObjectSync {
             : i.annotation().equals(Names.DELETION_WAVE) ? "" : "; ignored"));
       }
     }
+  }
+
+  private boolean reportedAlready(String uid, String key) {
+    ObjectStates.State state = states.peek(uid);
+    return state != null && state.reported.contains(key);
   }
 
   private static String lastValid(ObjectMetadata object) {
@@ -223,15 +222,15 @@ final class ObjectSync {
   private void reportInvalidLinks(ObjectMetadata object, boolean askDiscovery) {
     for (OwnerLink link : object.owners()) {
       LinkValidity validity = graph.validity(object, link);
-      String key = object.uid() + "\n" + link.uid() + "\n" + validity;
-      if (validity == LinkValidity.VALID || reported.contains(key)) {
+      String key = link.uid() + "\n" + validity;
+      if (validity == LinkValidity.VALID || reportedAlready(object.uid(), key)) {
         continue;
       }
       if (validity == LinkValidity.UNKNOWN_KIND
           && (!askDiscovery || discovery.serves(link.apiVersion(), link.kind()))) {
         continue; // a kind defined since the last discovery: now known (or asked by the worker)
       }
-      if (reported.add(key)) {
+      if (states.of(object.uid()).reported.add(key)) {
         log.warn("invalid owner reference object={} uid={} owner={}/{} ownerUid={} reason=\"{}\"",
             object.ref(), object.uid(), link.kind(), link.name(), link.uid(), validity.reason());
         events.warning(object.ref(), EventReason.InvalidOwnerReference, "ownerReference to " + link.apiVersion()

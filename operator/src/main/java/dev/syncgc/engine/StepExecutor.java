@@ -40,7 +40,7 @@ final class StepExecutor {
   private final DependentActions dependents;
 
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers,
-      WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls) {
+      WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states) {
     this.api = api;
     this.reporter = reporter;
     this.informers = informers;
@@ -48,7 +48,7 @@ final class StepExecutor {
     this.clock = clock;
     this.recheckInterval = recheckInterval;
     this.calls = calls;
-    this.dependents = new DependentActions(graph, api, reporter, informers);
+    this.dependents = new DependentActions(graph, api, reporter, informers, states);
   }
 
   String lastFailure(String uid) {
@@ -58,12 +58,6 @@ final class StepExecutor {
   /** The graph saw the object being deleted: a DELETE sent to it is no longer pending. */
   void deletionSeen(String uid) {
     dependents.deletionSeen(uid);
-  }
-
-  /** The object is gone: forget what was kept about it. */
-  void forget(String uid) {
-    dependents.forget(uid);
-    reporter.forget(uid);
   }
 
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {

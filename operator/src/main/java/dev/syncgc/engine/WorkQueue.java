@@ -65,7 +65,7 @@ public final class WorkQueue {
   }
 
   /** The key succeeded: its next failure starts from the base backoff again. */
-  public synchronized void forget(String key) {
+  public synchronized void resetBackoff(String key) {
     failures.remove(key);
   }
 

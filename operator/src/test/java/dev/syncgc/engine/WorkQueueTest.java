@@ -116,7 +116,7 @@ class WorkQueueTest {
       assertTrue(waitedMillis >= base, "failure " + failure + " waited " + waitedMillis + " ms, not " + base);
       queue.done("a");
     }
-    queue.forget("a");
+    queue.resetBackoff("a");
     queue.addWithBackoff("a"); // 40 ms again; had forget not reset it, 320 ms
     queue.addAfter("other", Duration.ofMillis(150));
     assertEquals("a", takeWithin(Duration.ofSeconds(10)), "after forget the backoff starts from 40 ms");
