@@ -167,7 +167,7 @@ public final class Operator {
     }
     List<AutoCloseable> watching = new ArrayList<>(List.of(crds));
     if (config.tracksEveryServedKind()) {
-      ServedKinds served = new ServedKinds(discovery, crds::defines, engine::tracks, engine::track);
+      ServedKinds served = new ServedKinds(discovery, crds::defines, engine::tracks, engine::track, engine::untrack);
       initial.addAll(served.trackNew());
       served.start(SERVED_KINDS_INTERVAL);
       watching.add(served);
