@@ -12,6 +12,8 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -66,8 +68,11 @@ class StepExecutorIT {
   }
 
 
-  private static DeletionSettings synchronous() {
-    return DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(), Optional.empty());
+  private static SettingsInForce synchronous() {
+    DeletionSettings own = DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(),
+        Optional.empty());
+    return new SettingsInForce(own.propagation(), own.timeout(), own.gracePeriodSeconds(), OnTimeout.RELEASE,
+        own.wave(), false, own);
   }
 
   @Test
