@@ -6,8 +6,6 @@ import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
-import dev.syncgc.kube.CrdKinds;
-import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.MetadataReader;
@@ -15,7 +13,6 @@ import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.policy.GarbageCollectionPolicy;
 import dev.syncgc.policy.PolicyStore;
 import dev.syncgc.policy.PolicyTranslator;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -33,7 +30,11 @@ import org.slf4j.LoggerFactory;
 /**
  * What runs before syncgc is uninstalled (the chart's pre-delete hook), so that nothing is left
  * stuck in Terminating: the operator is stopped first (else it would put finalizers back), then
- * every object loses the syncgc finalizer. An object already being deleted is handed over according
+ * every object loses the syncgc finalizer. Every kind the API server serves with {@code list} is
+ * looked at ({@link ServedKinds}), not only the kinds tracked now: a kind dropped from the tracked
+ * kinds by an upgrade, or refused by narrowed RBAC since, may still carry the finalizer. A kind that
+ * cannot be listed is named and makes the release fail, never skipped silently. An object already
+ * being deleted is handed over according
  * to its propagation in force ({@link SettingsInForce}, worked out as the operator does, policies
  * included), so the built-in collector that takes over deletes exactly what syncgc would have:
  * {@code Orphan} to the API server's orphaning (DELETE with {@code propagationPolicy: Orphan} and a
@@ -45,8 +46,18 @@ import org.slf4j.LoggerFactory;
 public final class FinalizerRelease {
   private static final Logger log = LoggerFactory.getLogger(FinalizerRelease.class);
 
-  /** Counts, for the closing log line and the tests. */
-  public record Summary(int released, int handedOver, int failed) {}
+  /**
+   * Counts, for the closing log line and the tests.
+   *
+   * @param notListed kinds (and group-versions) that could not be listed, with why: their objects may
+   *     still carry the finalizer
+   */
+  public record Summary(int released, int handedOver, int failed, List<String> notListed) {
+    /** Every object carrying the finalizer was found and released. */
+    public boolean complete() {
+      return failed == 0 && notListed.isEmpty();
+    }
+  }
 
   /** What the release does with an object under deletion, besides removing syncgc's finalizer. */
   enum Handover {
@@ -60,12 +71,12 @@ public final class FinalizerRelease {
 
   private final KubernetesClient client;
   private final KubeApi api;
-  private final Discovery discovery;
+  private final ServedKinds.Source served;
 
-  public FinalizerRelease(KubernetesClient client, KubeApi api, Discovery discovery) {
+  public FinalizerRelease(KubernetesClient client, KubeApi api) {
     this.client = client;
     this.api = api;
-    this.discovery = discovery;
+    this.served = ServedKinds.of(client);
   }
 
   /** Scales the operator's Deployment to zero and waits until none of its pods is left. */
@@ -88,20 +99,33 @@ public final class FinalizerRelease {
     log.info("operator stopped namespace={} deployment={}", namespace, deployment);
   }
 
-  public Summary releaseAll(List<String> builtinKinds) {
-    List<TrackedKind> kinds = new ArrayList<>();
-    for (String spec : builtinKinds) {
-      discovery.find(spec).ifPresent(kinds::add);
-    }
-    for (var crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
-      CrdKinds.kindOf(crd).ifPresent(kinds::add);
-    }
+  /** Finds every object carrying the syncgc finalizer, of every listable kind, and releases it. */
+  public Summary releaseAll() {
+    ServedKinds.Found found = ServedKinds.read(served);
+    List<String> notListed = new ArrayList<>(found.unreadable());
     MetadataReader reader = new MetadataReader();
     Map<String, Held> held = new LinkedHashMap<>();
-    for (TrackedKind kind : kinds) {
-      for (GenericKubernetesResource object : withFinalizer(kind)) {
-        ObjectMetadata meta = reader.read(kind, object);
-        held.put(meta.uid(), new Held(kind, meta));
+    for (TrackedKind kind : found.kinds()) {
+      try {
+        api.listAllMetadata(kind, null, item -> {
+          if (item.getMetadata() != null && item.getMetadata().getUid() != null
+              && item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
+            ObjectMetadata meta = reader.read(kind, item);
+            held.put(meta.uid(), new Held(kind, meta));
+          }
+        });
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 404) {
+          log.info("kind={} is no longer served; none of its objects is left", kind);
+          continue;
+        }
+        notListed.add(ServedKinds.name(kind) + " (" + (e.getCode() == 403 ? "forbidden"
+            : e.getCode() == 0 ? "no answer" : "HTTP " + e.getCode()) + ")");
+        if (e.getCode() == 403) {
+          log.debug("cannot list kind={}: forbidden", kind); // all named in one line at the end
+        } else {
+          log.warn("cannot list kind={} code={} error=\"{}\"", kind, e.getCode(), e.getMessage());
+        }
       }
     }
     Policies policies = Policies.load(client);
@@ -118,8 +142,19 @@ public final class FinalizerRelease {
         case FAILED -> failed++;
       }
     }
-    Summary summary = new Summary(released, handedOver, failed);
-    log.info("release finished released={} handedOver={} failed={}", released, handedOver, failed);
+    Summary summary = new Summary(released, handedOver, failed, List.copyOf(notListed));
+    log.info("release finished released={} handedOver={} failed={} kindsNotListed={}", released, handedOver,
+        failed, notListed.size());
+    if (!notListed.isEmpty()) {
+      log.error("release incomplete: could not list {} kind(s): {}; their objects may still carry the finalizer {}"
+          + " and stay stuck in Terminating once syncgc is gone: let the release's identity list (and patch and"
+          + " delete) them, e.g. through the chart's trackedKinds.customResources, or bring the API back, then run"
+          + " the release again", notListed.size(), String.join(", ", notListed), Names.FINALIZER);
+    }
+    if (failed > 0) {
+      log.error("release incomplete: {} object(s) carrying the finalizer {} could not be released (see the"
+          + " warnings above); fix the cause and run the release again", failed, Names.FINALIZER);
+    }
     return summary;
   }
 
@@ -208,20 +243,6 @@ public final class FinalizerRelease {
     }
     log.warn("could not release object={} uid={}: it kept changing", ref, ref.uid());
     return false;
-  }
-
-  private List<GenericKubernetesResource> withFinalizer(TrackedKind kind) {
-    List<GenericKubernetesResource> found = new ArrayList<>();
-    try {
-      api.listAll(kind, null, item -> {
-        if (item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-          found.add(item);
-        }
-      });
-    } catch (KubernetesClientException e) {
-      log.warn("cannot list kind={} code={}; its objects are not released", kind, e.getCode());
-    }
-    return found;
   }
 
   /**
