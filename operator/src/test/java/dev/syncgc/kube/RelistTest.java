@@ -7,6 +7,7 @@ import dev.syncgc.engine.Engine;
 import dev.syncgc.engine.EngineSettings;
 import dev.syncgc.kube.ScriptedApiServer.Answer;
 import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -108,4 +109,25 @@ class RelistTest {
     await("nothing of the deleted CRD's kind is left").atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertEquals(0, engine.graphSize(), "objects in the graph"));
   }
+
+  @Test
+  void anObjectSeenNewerThanTheListStaysOneTheListHasOutgrownGoes() throws Exception {
+    listed.get("v1").set(List.of(item("v1", "owner", null, 5)));
+    start();
+    engine.track(V1).get(30, TimeUnit.SECONDS);
+    await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 1);
+
+    // as the freshness check adds what its own LIST found (the informer listed at 10)
+    engine.upserted(V1, parse(item("v1", "newer", "owner", 25))); // created after the informer's list
+    engine.upserted(V1, parse(item("v1", "outgrown", "owner", 8))); // existed before it: deleted since
+    assertEquals(3, engine.graphSize());
+    engine.relisted(V1);
+
+    assertEquals(2, engine.graphSize(), "owner and newer are left");
+  }
+
+  private GenericKubernetesResource parse(String json) {
+    return server.client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class);
+  }
 }
+
