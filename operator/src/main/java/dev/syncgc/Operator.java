@@ -154,7 +154,7 @@ public final class Operator {
    * Every tracked kind's initial list, and the namespaces' labels, in the graph before anything is
    * decided: every CRD kind (also those created later, through {@link CrdKinds}) and, by default,
    * every other kind served with list, watch and delete (also those served later, through
-   * {@link ServedKinds}), or the built-in kinds the flag names.
+   * {@link dev.syncgc.kube.ServedKinds}), or the built-in kinds the flag names.
    */
   private List<AutoCloseable> buildGraph(KubernetesClient client, Discovery discovery, NamespaceLabels namespaces,
       Engine engine) throws Exception {

@@ -190,12 +190,20 @@ class HelmInstallIT {
       assertTrue(stuck != null && ObjectAwaits.hasFinalizer(stuck, FINALIZER),
           "the owner is held by syncgc's finalizer: " + (stuck == null ? "gone" : stuck.getMetadata()));
 
-      // uninstall, by hand as the chart README says with uninstall.releaseFinalizers=false
+      // uninstall, by hand as the chart README says with uninstall.releaseFinalizers=false: the release
+      // looks at every kind, which the chart's narrowed rights (Widgets and ConfigMaps) may not list
+      // (ReleaseIT: it then fails naming them), so its identity is given the rights the README asks for
       operator.stop();
       client.apps().deployments().inNamespace(releaseNamespace).withName(fullname).scale(0);
-      OperatorProcess.Completed released = OperatorProcess.run("helm-install-" + release + "-release",
-          List.of("release"),
-          Map.of("KUBECONFIG", saKubeconfig.toString(), "SYNCGC_BUILTIN_KINDS", "ConfigMap"), RELEASE_DEADLINE);
+      OperatorProcess.Completed released;
+      try {
+        grantReleaseRights();
+        released = OperatorProcess.run("helm-install-" + release + "-release", List.of("release"),
+            Map.of("KUBECONFIG", saKubeconfig.toString(), "SYNCGC_BUILTIN_KINDS", "ConfigMap"), RELEASE_DEADLINE);
+      } finally {
+        client.rbac().clusterRoleBindings().withName(fullname + "-manual-release").delete();
+        client.rbac().clusterRoles().withName(fullname + "-manual-release").delete();
+      }
       assertEquals(0, released.exitCode(), "release exit code; output:\n" + released.output());
       assertTrue(released.output().contains("released object=Widget/" + ns.name() + "/alive "),
           released.output());
@@ -236,6 +244,20 @@ class HelmInstallIT {
   }
 
   // --- helpers
+
+  /** What the README asks of the identity that runs the release by hand: list, patch and delete everything. */
+  private static void grantReleaseRights() {
+    String name = fullname + "-manual-release";
+    client.rbac().clusterRoles().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .addNewRule().withApiGroups("*").withResources("*").withVerbs("get", "list", "patch", "delete").endRule()
+        .build()).create();
+    client.rbac().clusterRoleBindings().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
+        .addNewSubject().withKind("ServiceAccount").withName(fullname).withNamespace(releaseNamespace).endSubject()
+        .build()).create();
+  }
 
   /** The operator running as the chart's ServiceAccount, ready; fails at once if it never got ready. */
   private static OperatorProcess readyOperator() {

@@ -56,6 +56,8 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private final List<Thread> workers = new ArrayList<>();
 
   private final PolicyStore policies;
+  private final java.util.concurrent.atomic.AtomicBoolean sweepWanted = new java.util.concurrent.atomic.AtomicBoolean();
+  private final Object sweeping = new Object();
 
   /** @param namespaceLabels the labels of a namespace, for policies' namespace selectors */
   public Engine(KubernetesClient client, Discovery discovery, EngineSettings settings, KubeApi api,
@@ -92,8 +94,48 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     return informers.tracks(groupKind);
   }
 
+  /**
+   * Its CRD is deleted, or its API no longer served: the API server deleted every object of a CRD's
+   * kind before the CRD went (its cleanup finalizer), and a kind no longer served holds none, so none
+   * is left, whether or not their watch events came before the informer stopped; one left in the graph
+   * would hold its owners for ever.
+   */
   public void untrack(TrackedKind kind) {
     informers.untrack(kind);
+    DependencyGraph.Removal removal = graph.removeIf(o -> o.ref().group().equals(kind.group())
+        && o.ref().kind().equals(kind.kind()));
+    forget(removal);
+    if (!removal.uids().isEmpty()) {
+      log.info("kind={} is gone with its CRD; {} of its objects left the graph", kind, removal.uids().size());
+    }
+  }
+
+  /**
+   * A list of {@code kind} came in (a new informer, a relist), or it is time for the periodic check:
+   * every object a list has shown gone leaves the graph, and its owners are looked at again.
+   */
+  @Override
+  public void relisted(TrackedKind kind) {
+    // one pass over the graph at a time; requests meanwhile (informers listing at start-up) share the next
+    sweepWanted.set(true);
+    synchronized (sweeping) {
+      if (!sweepWanted.getAndSet(false)) {
+        return; // a pass that began after this request has covered it
+      }
+      DependencyGraph.Removal removal = graph.removeIf(informers::listedWithout);
+      forget(removal);
+      if (!removal.uids().isEmpty()) {
+        log.info("relisted kind={}: {} objects no list holds any more left the graph uids={}", kind,
+            removal.uids().size(), removal.uids().size() <= 10 ? removal.uids() : removal.uids().subList(0, 10));
+      }
+    }
+  }
+
+  private void forget(DependencyGraph.Removal removal) {
+    for (String owner : removal.owners()) {
+      queue.add(owner);
+    }
+    removal.uids().forEach(states::forget); // everything kept about them goes with them
   }
 
   @Override

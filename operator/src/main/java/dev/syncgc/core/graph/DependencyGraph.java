@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The owner/dependent graph of every tracked object, keyed by uid. Objects only name their owners;
@@ -170,6 +171,33 @@ public final class DependencyGraph {
       detach(owner, uid);
     }
     return owners;
+  }
+
+  /**
+   * What {@link #removeIf} took out of the graph.
+   *
+   * @param uids the objects removed
+   * @param owners the owners they named: they may be waiting for them
+   */
+  public record Removal(List<String> uids, Set<String> owners) {}
+
+  /**
+   * Removes every observed object {@code gone} says is gone from the store (a fresh list no longer
+   * holds it, its kind's CRD was deleted), as {@link #remove} does one: the caller must know, not
+   * presume, that each is gone. One pass over the graph under its monitor, as {@link #snapshot}.
+   */
+  public synchronized Removal removeIf(Predicate<ObjectMetadata> gone) {
+    List<String> uids = new ArrayList<>();
+    for (Node node : nodes.values()) {
+      if (node.meta != null && gone.test(node.meta)) {
+        uids.add(node.uid);
+      }
+    }
+    Set<String> owners = new LinkedHashSet<>();
+    for (String uid : uids) {
+      owners.addAll(remove(uid));
+    }
+    return new Removal(List.copyOf(uids), owners);
   }
 
   private void detach(String owner, String dependent) {
