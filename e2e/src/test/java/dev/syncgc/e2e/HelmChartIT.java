@@ -88,6 +88,19 @@ class HelmChartIT {
     assertTrue(String.join(" ", with.command()).contains("--kube-version " + Helm.KUBE_VERSION), with.describe());
   }
 
+  /** The chart ships the project's license: a copy of the root LICENSE, named in Chart.yaml. */
+  @Test
+  void chartCarriesTheProjectsLicense() throws java.io.IOException {
+    java.nio.file.Path root = dev.syncgc.e2e.support.TestCluster.repoRoot();
+    String license = java.nio.file.Files.readString(root.resolve("LICENSE"));
+    assertTrue(license.contains("Apache License") && license.contains("Version 2.0, January 2004")
+        && license.contains("END OF TERMS AND CONDITIONS"), "the full Apache-2.0 text");
+    assertEquals(license, java.nio.file.Files.readString(helm.chart().resolve("LICENSE")),
+        "helm/syncgc/LICENSE differs from LICENSE: cp LICENSE helm/syncgc/LICENSE");
+    assertTrue(java.nio.file.Files.readString(helm.chart().resolve("Chart.yaml"))
+        .contains("artifacthub.io/license: Apache-2.0"));
+  }
+
   @Test
   void defaultRenderHoldsTheOperatorAndItsRbacInTheReleaseNamespace() {
     Rendered r = helm.render();
