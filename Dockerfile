@@ -20,4 +20,6 @@ FROM ${RUNTIME_IMAGE}
 COPY --from=build /src/operator/target/syncgc-operator.jar /app/syncgc-operator.jar
 USER 65532:65532
 EXPOSE 8080
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/syncgc-operator.jar"]
+# -XX:+ExitOnOutOfMemoryError: out of heap, the JVM exits and the kubelet restarts the Pod (the chart
+# passes it in JDK_JAVA_OPTIONS too, for images built otherwise)
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/syncgc-operator.jar"]
