@@ -122,3 +122,51 @@ bench-plot: ## draw docs/benchmarks.png from docs/benchmarks.csv
 
 clean:
 	$(MVN) -q clean
+
+# --- release artifacts (README, "Install": publishing them)
+.PHONY: dist dist-check dist-image
+VERSION ?= $(shell sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\} *$$/\1/p' helm/syncgc/Chart.yaml)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+SOURCE_URL ?= https://github.com/syncgc/syncgc
+IMAGE ?= syncgc/operator
+DOCKER_BUILD_ARGS ?=
+HELM ?= $(shell command -v helm 2>/dev/null || echo $${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools/helm)
+DIST := dist
+KREW_ARCHIVE := $(DIST)/kubectl-syncgc-v$(VERSION).tar.gz
+
+dist: ## release artifacts in dist/ (VERSION, default the chart's appVersion): chart package, krew archive + manifest, SBOMs
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	$(MVN) -q -pl operator,cli -am package -DskipTests org.cyclonedx:cyclonedx-maven-plugin:makeBom
+	$(HELM) package helm/syncgc --version $(VERSION) --app-version $(VERSION) -d $(DIST)
+	stage=$$(mktemp -d) && install -m 0755 cli/bin/kubectl-syncgc $$stage/ && \
+	  install -m 0644 cli/target/syncgc-cli.jar LICENSE $$stage/ && \
+	  tar -C $$stage --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - \
+	    kubectl-syncgc syncgc-cli.jar LICENSE | gzip -n > $(KREW_ARCHIVE) && rm -rf $$stage
+	cli/krew/manifest.sh $(VERSION) $(KREW_ARCHIVE) > $(DIST)/syncgc.yaml
+	cp operator/target/bom.json $(DIST)/syncgc-operator-$(VERSION).cdx.json
+	cp cli/target/bom.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json
+	cd $(DIST) && sha256sum -- * > SHA256SUMS
+	@ls -l $(DIST)
+
+dist-check: ## check dist/: the krew manifest's sha256 and files against its archive, the chart package, the SBOMs, the image labels
+	cli/krew/verify.sh $(DIST)/syncgc.yaml $(KREW_ARCHIVE)
+	@# the check must refuse a manifest whose sha256 is not the archive's
+	sed 's/^\(    sha256: "\).\{8\}/\1deadbeef/' $(DIST)/syncgc.yaml > $(DIST)/.tampered.yaml && \
+	  ! cli/krew/verify.sh $(DIST)/.tampered.yaml $(KREW_ARCHIVE) 2>/dev/null; status=$$?; rm -f $(DIST)/.tampered.yaml; \
+	  if [ $$status -ne 0 ]; then echo "error: verify.sh accepted a wrong sha256" >&2; exit 1; fi
+	tar -tzf $(DIST)/syncgc-$(VERSION).tgz | grep -qx syncgc/LICENSE || { echo "error: the chart package lacks LICENSE" >&2; exit 1; }
+	$(HELM) lint --strict $(DIST)/syncgc-$(VERSION).tgz >/dev/null
+	$(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx 'appVersion: $(VERSION)'
+	for bom in $(DIST)/syncgc-operator-$(VERSION).cdx.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json; do \
+	  grep -Eq '"bomFormat" *: *"CycloneDX"' $$bom && grep -q '"io.fabric8"' $$bom || { echo "error: $$bom is not a CycloneDX SBOM of the jar" >&2; exit 1; }; \
+	done
+	for label in source version revision licenses; do \
+	  grep -q "org.opencontainers.image.$$label=" Dockerfile || { echo "error: Dockerfile lacks org.opencontainers.image.$$label" >&2; exit 1; }; \
+	done
+	cd $(DIST) && sha256sum --quiet -c SHA256SUMS
+	@echo "dist-check: dist/ holds a consistent release $(VERSION)"
+
+dist-image: ## the operator image $(IMAGE):$(VERSION) with org.opencontainers.image.* labels (needs Docker; DOCKER_BUILD_ARGS for base images)
+	docker build $(DOCKER_BUILD_ARGS) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
+	  --build-arg SOURCE=$(SOURCE_URL) -t $(IMAGE):$(VERSION) .
+	docker inspect --format '{{ json .Config.Labels }}' $(IMAGE):$(VERSION)

@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.http.Liveness;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
@@ -54,10 +55,14 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private final ObjectSync sync;
   private final int workerCount;
   private final List<Thread> workers = new ArrayList<>();
+  /** For liveness: whether the workers run, and since when ({@link System#nanoTime()}). */
+  private volatile boolean workersRunning;
+  private volatile long workersStartedNanos;
 
   private final PolicyStore policies;
   private final java.util.concurrent.atomic.AtomicBoolean sweepWanted = new java.util.concurrent.atomic.AtomicBoolean();
   private final Object sweeping = new Object();
+  private static final TestWedge WEDGE = TestWedge.fromEnvironment();
 
   /** @param namespaceLabels the labels of a namespace, for policies' namespace selectors */
   public Engine(KubernetesClient client, Discovery discovery, EngineSettings settings, KubeApi api,
@@ -164,6 +169,8 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
 
   /** Starts the workers; call once every informer has synced, so no decision rests on a partial graph. */
   public synchronized void startWorkers() {
+    workersStartedNanos = System.nanoTime();
+    workersRunning = true;
     for (int i = 0; i < workerCount; i++) {
       Thread t = new Thread(this::work, "worker-" + i);
       t.setDaemon(true);
@@ -178,6 +185,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
    * stops leading or shuts down.
    */
   public void stopWorkers() {
+    workersRunning = false;
     queue.shutdown();
   }
 
@@ -192,6 +200,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
       if (uid == null) {
         return;
       }
+      WEDGE.holdWhileSet();
       try {
         if (sync.sync(uid)) {
           queue.resetBackoff(uid);
@@ -233,6 +242,18 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
 
   public int graphSize() {
     return graph.size();
+  }
+
+  /** For liveness: the workers' progress through the queue. */
+  public Liveness.Work workProgress() {
+    WorkQueue.Progress p = queue.progress();
+    return new Liveness.Work(workersRunning, workersStartedNanos, p.waiting(), p.waitingSinceNanos(),
+        p.lastDoneNanos());
+  }
+
+  /** For liveness: the tracked kinds' watches. */
+  public Liveness.Watches watches() {
+    return informers.watches();
   }
 
   @Override

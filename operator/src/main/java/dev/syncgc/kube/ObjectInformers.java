@@ -283,6 +283,14 @@ public final class ObjectInformers implements AutoCloseable {
     return refused.stream().sorted().toList();
   }
 
+  /** For liveness: how many informers there are, and how many are watching now. */
+  public dev.syncgc.http.Liveness.Watches watches() {
+    List<SharedIndexInformer<GenericKubernetesResource>> all =
+        informers.values().stream().flatMap(List::stream).toList();
+    return new dev.syncgc.http.Liveness.Watches(all.size(),
+        (int) all.stream().filter(SharedIndexInformer::isWatching).count());
+  }
+
   /**
    * Completes once the handler has been given at least {@code listed} objects: an informer reports
    * itself synced when its list is stored, before its handlers have seen all of it.
