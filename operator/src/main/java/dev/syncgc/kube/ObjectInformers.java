@@ -286,7 +286,7 @@ public final class ObjectInformers implements AutoCloseable {
   /** For liveness: how many informers there are, and how many are watching now. */
   public dev.syncgc.http.Liveness.Watches watches() {
     List<SharedIndexInformer<GenericKubernetesResource>> all =
-        informers.values().stream().flatMap(List::stream).toList();
+        informers.values().stream().flatMap(List::stream).map(Watched::informer).toList();
     return new dev.syncgc.http.Liveness.Watches(all.size(),
         (int) all.stream().filter(SharedIndexInformer::isWatching).count());
   }
