@@ -82,7 +82,7 @@ class RingVerificationIT {
     Awaitility.await("the API server refuses the LIST").atMost(Duration.ofSeconds(30)).until(() -> forbidden(lister, ns));
     List<Step> plan = new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)).plan(objects.graph(), a,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
-    assertTrue(plan.get(plan.size() - 1) instanceof Step.ReleaseCycle, "the ring is due for release: " + plan);
+    assertTrue(plan.get(plan.size() - 1) instanceof Step.ReleaseRing, "the ring is due for release: " + plan);
 
     assertFalse(sync.sync(a.uid()), "looked at again after a backoff");
     assertTrue(objects.finalizers(ns.name(), "ring-a").contains(Names.FINALIZER), "a released on an unverified ring");

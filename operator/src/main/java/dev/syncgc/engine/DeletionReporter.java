@@ -134,7 +134,7 @@ final class DeletionReporter {
         + Names.ON_TIMEOUT + ": Keep) until its dependents are gone: " + blockers);
   }
 
-  void cycleReleased(ObjectMetadata owner, Step.ReleaseCycle s) {
+  void ringReleased(ObjectMetadata owner, Step.ReleaseRing s) {
     String path = s.path().stream().map(ObjectRef::toString).collect(Collectors.joining(" -> "));
     String key = s.members().stream().map(ObjectMetadata::uid).sorted().collect(Collectors.joining(","));
     synchronized (this) { // once per ring: the mark is on every member, and goes with each
@@ -143,7 +143,7 @@ final class DeletionReporter {
       }
       s.members().forEach(m -> states.of(m.uid()).reportedRing = key);
     }
-    metrics.cycleFound();
+    metrics.ringFound();
     log.warn("dependency cycle released object={} uid={} cycle=\"{}\"", owner.ref(), owner.uid(), path);
     for (ObjectMetadata member : s.members()) {
       events.warning(member.ref(), EventReason.DependencyCycle,

@@ -119,7 +119,7 @@ final class ObjectSync {
 
   private boolean ringVerified(List<Step> steps) {
     for (Step step : steps) {
-      if (step instanceof Step.ReleaseCycle ring) {
+      if (step instanceof Step.ReleaseRing ring) {
         for (ObjectMetadata member : ring.members()) {
           if (member.hasFinalizer(Names.FINALIZER)
               && !barrier.verify(member, informers.listableKinds()).isEmpty()) {

@@ -98,8 +98,8 @@ final class StepExecutor {
         if (step instanceof Step.Release release) {
           // never let the owner go on a view that a failed call just proved stale
           return acted == Next.RETRY ? Next.RETRY : release(owner, release.outcome(), release.remaining());
-        } else if (step instanceof Step.ReleaseCycle cycle) {
-          return acted == Next.RETRY ? Next.RETRY : releaseCycle(owner, cycle);
+        } else if (step instanceof Step.ReleaseRing ring) {
+          return acted == Next.RETRY ? Next.RETRY : releaseRing(owner, ring);
         }
         waitFor(owner, (Step.Wait) step);
         return acted;
@@ -202,8 +202,8 @@ final class StepExecutor {
     return r;
   }
 
-  private Next releaseCycle(ObjectMetadata owner, Step.ReleaseCycle s) {
-    reporter.cycleReleased(owner, s);
+  private Next releaseRing(ObjectMetadata owner, Step.ReleaseRing s) {
+    reporter.ringReleased(owner, s);
     Next next = Next.DONE;
     for (ObjectMetadata member : s.members()) {
       if (member.hasFinalizer(Names.FINALIZER)) {

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 public final class SyncgcMetrics {
   private final MeterRegistry registry;
   private final Counter started;
-  private final Counter cycles;
+  private final Counter rings;
   private final Counter invalidAnnotations;
   private final Counter unseenFound;
   private final Timer duration;
@@ -23,8 +23,8 @@ public final class SyncgcMetrics {
     this.registry = registry;
     started = Counter.builder("syncgc.deletions.started")
         .description("Synchronous deletions started").register(registry);
-    cycles = Counter.builder("syncgc.cycles.found")
-        .description("Ownership cycles found and released").register(registry);
+    rings = Counter.builder("syncgc.cycles.found") // SPEC: "cycles found"; a ring in the code
+        .description("Ownership rings (cycles) found and released").register(registry);
     invalidAnnotations = Counter.builder("syncgc.invalid.annotations")
         .description("Invalid syncgc.dev annotations seen").register(registry);
     unseenFound = Counter.builder("syncgc.freshness.unseen.objects")
@@ -77,8 +77,8 @@ public final class SyncgcMetrics {
     }
   }
 
-  public void cycleFound() {
-    cycles.increment();
+  public void ringFound() {
+    rings.increment();
   }
 
   public void unseenFound(int count) {

@@ -78,7 +78,7 @@ public final class Ring {
   }
 
   /** Two or more members, or one that owns itself; a diamond is no ring. */
-  boolean isCycle() {
+  boolean isClosed() {
     return members.size() > 1 || successors(start).contains(start);
   }
 

@@ -292,7 +292,7 @@ class DependencyGraphTest {
   }
 
   @Test
-  void transitiveDependentCountOfCycleExcludesItself() {
+  void transitiveDependentCountOfRingExcludesItself() {
     DependencyGraph g = graphOf(
         obj("a").ownedBy("c").build(), obj("b").ownedBy("a").build(), obj("c").ownedBy("b").build(),
         obj("leaf").ownedBy("b").build());
