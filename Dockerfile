@@ -17,7 +17,22 @@ COPY operator/src operator/src
 RUN mvn -B -q -pl operator -am package -DskipTests
 
 FROM ${RUNTIME_IMAGE}
+# What the image is, for registries and scanners (OCI annotation keys). `make dist-image` passes the
+# version (the chart's appVersion), the git commit and the repository's URL.
+ARG VERSION=dev
+ARG REVISION=unknown
+ARG SOURCE=https://github.com/syncgc/syncgc
+LABEL org.opencontainers.image.title="syncgc-operator" \
+      org.opencontainers.image.description="syncgc: synchronous garbage collection for Kubernetes custom resources" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.url="${SOURCE}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="Apache-2.0"
+COPY LICENSE /app/LICENSE
 COPY --from=build /src/operator/target/syncgc-operator.jar /app/syncgc-operator.jar
 USER 65532:65532
 EXPOSE 8080
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/syncgc-operator.jar"]
+# -XX:+ExitOnOutOfMemoryError: out of heap, the JVM exits and the kubelet restarts the Pod (the chart
+# passes it in JDK_JAVA_OPTIONS too, for images built otherwise)
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/syncgc-operator.jar"]

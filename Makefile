@@ -6,10 +6,10 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: bench-growth test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: e2e-nogc e2e-nogc-down bench-growth test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
 
 demo: jar ## start the local control plane and the operator, and delete a small tree synchronously
 	e2e/demo.sh
@@ -45,6 +45,21 @@ test-kind: ## the e2e tests of e2e/kind/tests.txt on kind against the chart's in
 	  export PATH="$$PATH:$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools" && \
 	  SYNCGC_E2E_OPERATOR=chart $(MVN) -pl operator,cli,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dit.test='$(KIND_ITS)'
+
+NOGC_ITS ?= $(shell grep -v '^\#' e2e/nogc/tests.txt | paste -sd, -)
+# The control plane of e2e-nogc: its own ports and data, so that it never meets the one of make test.
+NOGC_CLUSTER ?= SYNCGC_ETCD_PORT=24790 SYNCGC_ETCD_PEER_PORT=24800 SYNCGC_APISERVER_PORT=17443 SYNCGC_KCM_PORT=17257 \
+  SYNCGC_KWOK_PORT=17080 SYNCGC_CLUSTER_DIR=$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/cluster-nogc
+# e2e/cluster.sh's kube-controller-manager controllers less garbage-collector-controller
+NOGC_KCM_CONTROLLERS := namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller
+
+e2e-nogc: ## the e2e tests of e2e/nogc/tests.txt on a second local control plane without kube-controller-manager's garbage collector (NOGC_ITS=...)
+	@export $(NOGC_CLUSTER) SYNCGC_KCM_CONTROLLERS=$(NOGC_KCM_CONTROLLERS) SYNCGC_E2E_NO_KCM_GC=1 && unset KUBECONFIG && \
+	  if [[ $$(e2e/cluster.sh builtin-gc 2>/dev/null) != off ]]; then e2e/cluster.sh down && e2e/cluster.sh up; fi && \
+	  $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test='$(NOGC_ITS)'
+
+e2e-nogc-down: ## stop the control plane of e2e-nogc and remove its data
+	@export $(NOGC_CLUSTER) && e2e/cluster.sh down
 
 plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
 	$(MVN) -q -pl operator,cli -am package -DskipTests
@@ -107,3 +122,51 @@ bench-plot: ## draw docs/benchmarks.png from docs/benchmarks.csv
 
 clean:
 	$(MVN) -q clean
+
+# --- release artifacts (README, "Install": publishing them)
+.PHONY: dist dist-check dist-image
+VERSION ?= $(shell sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\} *$$/\1/p' helm/syncgc/Chart.yaml)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+SOURCE_URL ?= https://github.com/syncgc/syncgc
+IMAGE ?= syncgc/operator
+DOCKER_BUILD_ARGS ?=
+HELM ?= $(shell command -v helm 2>/dev/null || echo $${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools/helm)
+DIST := dist
+KREW_ARCHIVE := $(DIST)/kubectl-syncgc-v$(VERSION).tar.gz
+
+dist: ## release artifacts in dist/ (VERSION, default the chart's appVersion): chart package, krew archive + manifest, SBOMs
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	$(MVN) -q -pl operator,cli -am package -DskipTests org.cyclonedx:cyclonedx-maven-plugin:makeBom
+	$(HELM) package helm/syncgc --version $(VERSION) --app-version $(VERSION) -d $(DIST)
+	stage=$$(mktemp -d) && install -m 0755 cli/bin/kubectl-syncgc $$stage/ && \
+	  install -m 0644 cli/target/syncgc-cli.jar LICENSE $$stage/ && \
+	  tar -C $$stage --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - \
+	    kubectl-syncgc syncgc-cli.jar LICENSE | gzip -n > $(KREW_ARCHIVE) && rm -rf $$stage
+	cli/krew/manifest.sh $(VERSION) $(KREW_ARCHIVE) > $(DIST)/syncgc.yaml
+	cp operator/target/bom.json $(DIST)/syncgc-operator-$(VERSION).cdx.json
+	cp cli/target/bom.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json
+	cd $(DIST) && sha256sum -- * > SHA256SUMS
+	@ls -l $(DIST)
+
+dist-check: ## check dist/: the krew manifest's sha256 and files against its archive, the chart package, the SBOMs, the image labels
+	cli/krew/verify.sh $(DIST)/syncgc.yaml $(KREW_ARCHIVE)
+	@# the check must refuse a manifest whose sha256 is not the archive's
+	sed 's/^\(    sha256: "\).\{8\}/\1deadbeef/' $(DIST)/syncgc.yaml > $(DIST)/.tampered.yaml && \
+	  ! cli/krew/verify.sh $(DIST)/.tampered.yaml $(KREW_ARCHIVE) 2>/dev/null; status=$$?; rm -f $(DIST)/.tampered.yaml; \
+	  if [ $$status -ne 0 ]; then echo "error: verify.sh accepted a wrong sha256" >&2; exit 1; fi
+	tar -tzf $(DIST)/syncgc-$(VERSION).tgz | grep -qx syncgc/LICENSE || { echo "error: the chart package lacks LICENSE" >&2; exit 1; }
+	$(HELM) lint --strict $(DIST)/syncgc-$(VERSION).tgz >/dev/null
+	$(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx 'appVersion: $(VERSION)'
+	for bom in $(DIST)/syncgc-operator-$(VERSION).cdx.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json; do \
+	  grep -Eq '"bomFormat" *: *"CycloneDX"' $$bom && grep -q '"io.fabric8"' $$bom || { echo "error: $$bom is not a CycloneDX SBOM of the jar" >&2; exit 1; }; \
+	done
+	for label in source version revision licenses; do \
+	  grep -q "org.opencontainers.image.$$label=" Dockerfile || { echo "error: Dockerfile lacks org.opencontainers.image.$$label" >&2; exit 1; }; \
+	done
+	cd $(DIST) && sha256sum --quiet -c SHA256SUMS
+	@echo "dist-check: dist/ holds a consistent release $(VERSION)"
+
+dist-image: ## the operator image $(IMAGE):$(VERSION) with org.opencontainers.image.* labels (needs Docker; DOCKER_BUILD_ARGS for base images)
+	docker build $(DOCKER_BUILD_ARGS) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
+	  --build-arg SOURCE=$(SOURCE_URL) -t $(IMAGE):$(VERSION) .
+	docker inspect --format '{{ json .Config.Labels }}' $(IMAGE):$(VERSION)

@@ -10,6 +10,7 @@
 #   e2e/cluster.sh restart-apiserver          restart kube-apiserver only (etcd and its data kept)
 #   e2e/cluster.sh restart-etcd               restart etcd only, its data kept
 #   e2e/cluster.sh audit-log                  print the path of kube-apiserver's audit log
+#   e2e/cluster.sh builtin-gc                 print on or off: whether kube-controller-manager runs its garbage collector
 #   e2e/cluster.sh sa-kubeconfig NS NAME [F]  write a kubeconfig for a ServiceAccount
 #
 # Binaries are cached in $SYNCGC_CACHE (default ~/.cache/syncgc) and never enter the repository.
@@ -353,6 +354,15 @@ stop_one() { # name: stop what its pid file names, if it is still that program
   rm -f "$PIDS/$name.pid"
 }
 
+# kube-controller-manager's /healthz?verbose lists each controller it runs; SYNCGC_KCM_CONTROLLERS
+# without garbage-collector-controller (make e2e-nogc) leaves the built-in collector out.
+cmd_builtin_gc() {
+  running kube-controller-manager || die "kube-controller-manager is not running (e2e/cluster.sh up)"
+  local health
+  health=$(curl -sfk "https://127.0.0.1:$KCM_PORT/healthz?verbose") || die "no answer from kube-controller-manager on port $KCM_PORT"
+  if grep -q '^\[[+-]\]garbage-collector-controller ' <<<"$health"; then echo on; else echo off; fi
+}
+
 cmd_sa_kubeconfig() { # namespace name [file]
   local ns=${1:?namespace} name=${2:?service account name}
   local out=${3:-$DATA/sa-$ns-$name.kubeconfig}
@@ -373,5 +383,6 @@ case ${1:-} in
   restart-etcd) cmd_restart_etcd ;;
   sa-kubeconfig) shift; cmd_sa_kubeconfig "$@" ;;
   audit-log) echo "$LOGS/audit.log" ;;
-  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  builtin-gc) cmd_builtin_gc ;;
+  *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -70,6 +70,10 @@ app.kubernetes.io/part-of: syncgc
 {{- define "syncgc.commonEnv" -}}
 - name: SYNCGC_LOG_LEVEL
   value: {{ .Values.logLevel | quote }}
+{{- with .Values.jvmOptions }}
+- name: JDK_JAVA_OPTIONS
+  value: {{ join " " . | quote }}
+{{- end }}
 - name: POD_NAME
   valueFrom:
     fieldRef:
@@ -138,4 +142,34 @@ tolerations:
 {{- else }}
 {{- div $ms 1000 }}
 {{- end }}
+{{- end }}
+
+{{/* The namespace of the helm test's objects: the release namespace when syncgc tracks it, else the
+     first tracked namespace. */}}
+{{- define "syncgc.testNamespace" -}}
+{{- if or (not .Values.namespaces) (has .Release.Namespace .Values.namespaces) }}
+{{- .Release.Namespace }}
+{{- else }}
+{{- first .Values.namespaces }}
+{{- end }}
+{{- end }}
+
+{{/* "true" when the helm test can run: enabled, and ConfigMaps (what it creates) are tracked. */}}
+{{- define "syncgc.testEnabled" -}}
+{{- if .Values.test.enabled }}
+{{- range .Values.trackedKinds.builtin }}
+{{- if and (eq .group "") (eq .kind "ConfigMap") }}true{{ end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Labels of the helm test's objects: not the operator's selector labels. */}}
+{{- define "syncgc.testLabels" -}}
+helm.sh/chart: {{ include "syncgc.chart" . }}
+app.kubernetes.io/name: {{ include "syncgc.name" . }}-test
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: syncgc
+app.kubernetes.io/component: test
 {{- end }}

@@ -3,6 +3,7 @@ package dev.syncgc;
 import dev.syncgc.config.OperatorConfig;
 import dev.syncgc.engine.Engine;
 import dev.syncgc.http.HealthServer;
+import dev.syncgc.http.Liveness;
 import dev.syncgc.kube.CrdKinds;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
@@ -54,6 +55,9 @@ public final class Operator {
   private final OperatorConfig config;
   private final Clock clock = Clock.systemUTC();
   private final AtomicBoolean ready = new AtomicBoolean();
+  /** Set once the engine exists; until then (connecting, discovery) the process counts as alive. */
+  private final java.util.concurrent.atomic.AtomicReference<Liveness> liveness =
+      new java.util.concurrent.atomic.AtomicReference<>();
   /** What the shutdown closes, in this order: the workers first, the clients last. */
   private final List<AutoCloseable> closeInOrder = new ArrayList<>();
 
@@ -77,6 +81,8 @@ public final class Operator {
     NamespaceLabels namespaces = new NamespaceLabels(client);
     Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock,
         namespaces::of);
+    liveness.set(new Liveness(config.livenessWatchTimeout, config.livenessStallTimeout, System::nanoTime,
+        ready::get, engine::watches, engine::workProgress));
     List<AutoCloseable> kindWatches = buildGraph(client, discovery, namespaces, engine);
     ready.set(true);
     io.javaoperatorsdk.operator.Operator josdk = startJosdk(client, registry, engine);
@@ -127,8 +133,10 @@ public final class Operator {
   }
 
   private HealthServer serveHealthAndMetrics(PrometheusMeterRegistry registry) throws Exception {
-    HealthServer http = new HealthServer(config.httpAddress, config.httpPort, () -> true, ready::get,
-        registry::scrape);
+    HealthServer http = new HealthServer(config.httpAddress, config.httpPort, () -> {
+      Liveness l = liveness.get();
+      return l == null ? new Liveness.Verdict(true, "ok") : l.check();
+    }, ready::get, registry::scrape);
     http.start();
     log.info("serving health and metrics port={}", http.port());
     return http;
@@ -154,7 +162,7 @@ public final class Operator {
    * Every tracked kind's initial list, and the namespaces' labels, in the graph before anything is
    * decided: every CRD kind (also those created later, through {@link CrdKinds}) and, by default,
    * every other kind served with list, watch and delete (also those served later, through
-   * {@link ServedKinds}), or the built-in kinds the flag names.
+   * {@link dev.syncgc.kube.ServedKinds}), or the built-in kinds the flag names.
    */
   private List<AutoCloseable> buildGraph(KubernetesClient client, Discovery discovery, NamespaceLabels namespaces,
       Engine engine) throws Exception {
@@ -167,7 +175,7 @@ public final class Operator {
     }
     List<AutoCloseable> watching = new ArrayList<>(List.of(crds));
     if (config.tracksEveryServedKind()) {
-      ServedKinds served = new ServedKinds(discovery, crds::defines, engine::tracks, engine::track);
+      ServedKinds served = new ServedKinds(discovery, crds::defines, engine::tracks, engine::track, engine::untrack);
       initial.addAll(served.trackNew());
       served.start(SERVED_KINDS_INTERVAL);
       watching.add(served);

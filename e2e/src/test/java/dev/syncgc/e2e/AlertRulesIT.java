@@ -88,6 +88,38 @@ class AlertRulesIT {
     assertEquals("critical", labelsOf(alerts.get("SyncgcOperatorDown")).get("severity"));
   }
 
+  /**
+   * As kube-prometheus does: every alert links to its runbook, a page of docs/runbooks/ that says what
+   * the alert means, the commands that find the cause, and the fix.
+   */
+  @Test
+  void everyAlertLinksToItsRunbookPageWhichSaysHowToDiagnoseAndFix() throws IOException {
+    Map<String, Map<String, Object>> alerts = byAlert(MonitoringPack.prometheusRule(helm.render("--set", RULE_VALUES)));
+    Path runbooks = dev.syncgc.e2e.support.TestCluster.repoRoot().resolve("docs/runbooks");
+    String index = Files.readString(runbooks.resolve("README.md"));
+    for (String name : ALERTS) {
+      Map<String, String> annotations = cast(alerts.get(name).get("annotations"));
+      assertEquals("https://github.com/syncgc/syncgc/blob/main/docs/runbooks/" + name + ".md",
+          annotations.get("runbook_url"), name);
+      Path page = runbooks.resolve(name + ".md");
+      assertTrue(Files.isRegularFile(page), "no runbook " + page);
+      String text = Files.readString(page);
+      assertTrue(text.startsWith("# " + name + "\n"), page + " is titled with the alert's name");
+      for (String section : List.of("## Meaning", "## Impact", "## Diagnosis", "## Fix")) {
+        assertTrue(text.contains("\n" + section + "\n"), page + " has no section " + section);
+      }
+      String diagnosis = text.substring(text.indexOf("## Diagnosis"), text.indexOf("## Fix"));
+      assertTrue(diagnosis.contains("```sh") || diagnosis.contains("```promql"), page + ": commands to diagnose");
+      assertTrue(index.contains("(" + name + ".md)"), "docs/runbooks/README.md lists " + name);
+    }
+
+    Map<String, Map<String, Object>> custom = byAlert(MonitoringPack.prometheusRule(helm.render("--set", RULE_VALUES,
+        "--set", "metrics.prometheusRule.runbookUrl=https://wiki.example.com/syncgc/")));
+    custom.forEach((name, alert) -> assertEquals("https://wiki.example.com/syncgc/" + name + ".md",
+        MonitoringPack.<Map<String, String>>cast(alert.get("annotations")).get("runbook_url")));
+    helm.assertSchemaRejects("metrics.prometheusRule.runbookUrl=docs/runbooks", "/metrics/prometheusRule/runbookUrl");
+  }
+
   @Test
   void valuesSetThresholdsWindowsForLabelsAndTheSelector() {
     Rendered r = helm.renderValues("""

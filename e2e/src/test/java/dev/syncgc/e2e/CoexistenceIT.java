@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.e2e.support.BuiltInCollector;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -47,6 +48,8 @@ class CoexistenceIT {
 
   @Test
   void orphanPropagationKeepsDependentsAndRemovesOnlyTheOwnersReference(TestNamespace ns) {
+    BuiltInCollector.assumeRunning("Orphan hands the dependents to the API server's orphaning (the orphan"
+        + " finalizer), which only the collector completes");
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner")
         .annotate(PROPAGATION, ORPHAN).applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource other = Widgets.create(client, ns.name(), "other").apply();
@@ -67,6 +70,8 @@ class CoexistenceIT {
 
   @Test
   void kubectlDeleteCascadeOrphanOnSynchronousOwnerKeepsDependents(TestNamespace ns) {
+    BuiltInCollector.assumeRunning("--cascade=orphan puts the orphan finalizer on the owner, which only the"
+        + " collector removes");
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
         .applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource d1 = Widgets.create(client, ns.name(), "d1").ownedBy(owner).apply();
@@ -88,6 +93,8 @@ class CoexistenceIT {
 
   @Test
   void kubectlDeleteCascadeForegroundOnSynchronousOwnerDeletesEverythingWithoutDeadlock(TestNamespace ns) {
+    BuiltInCollector.assumeRunning("--cascade=foreground puts the foregroundDeletion finalizer on the owner,"
+        + " which only the collector removes");
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
         .applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid")
@@ -126,10 +133,12 @@ class CoexistenceIT {
             .addToData("key", "value").build()).create();
       }
     }
-    GenericKubernetesResource orphaning = Widgets.create(client, ns.name(), "orphaning")
-        .annotate(PROPAGATION, ORPHAN).apply();
-    optedIn.add(orphaning);
-    Widgets.create(client, ns.name(), "orphan-dependent").ownedBy(orphaning).apply();
+    if (TestCluster.get().builtInCollector()) { // an Orphan owner's orphan finalizer goes only with the collector
+      GenericKubernetesResource orphaning = Widgets.create(client, ns.name(), "orphaning")
+          .annotate(PROPAGATION, ORPHAN).apply();
+      optedIn.add(orphaning);
+      Widgets.create(client, ns.name(), "orphan-dependent").ownedBy(orphaning).apply();
+    }
     for (HasMetadata o : optedIn) {
       ObjectAwaits.awaitSyncgcFinalizer(client, o, ObjectAwaits.SETUP_DEADLINE);
     }

@@ -88,10 +88,35 @@ class HelmChartIT {
     assertTrue(String.join(" ", with.command()).contains("--kube-version " + Helm.KUBE_VERSION), with.describe());
   }
 
+  /** The chart ships the project's license: a copy of the root LICENSE, named in Chart.yaml. */
+  @Test
+  void chartCarriesTheProjectsLicense() throws java.io.IOException {
+    java.nio.file.Path root = dev.syncgc.e2e.support.TestCluster.repoRoot();
+    String license = java.nio.file.Files.readString(root.resolve("LICENSE"));
+    assertTrue(license.contains("Apache License") && license.contains("Version 2.0, January 2004")
+        && license.contains("END OF TERMS AND CONDITIONS"), "the full Apache-2.0 text");
+    assertEquals(license, java.nio.file.Files.readString(helm.chart().resolve("LICENSE")),
+        "helm/syncgc/LICENSE differs from LICENSE: cp LICENSE helm/syncgc/LICENSE");
+    assertTrue(java.nio.file.Files.readString(helm.chart().resolve("Chart.yaml"))
+        .contains("artifacthub.io/license: Apache-2.0"));
+  }
+
+  /** What Artifact Hub and `helm show chart` tell a user about where the chart comes from. */
+  @Test
+  @SuppressWarnings("unchecked")
+  void chartMetadataSaysWhereItComesFromAndWhoMaintainsIt() throws java.io.IOException {
+    Map<String, Object> chart = new io.fabric8.kubernetes.client.utils.KubernetesSerialization()
+        .unmarshal(java.nio.file.Files.readString(helm.chart().resolve("Chart.yaml")), Map.class);
+    assertTrue(((String) chart.get("home")).startsWith("https://"), chart.toString());
+    assertFalse(((List<String>) chart.get("sources")).isEmpty(), chart.toString());
+    List<Map<String, String>> maintainers = (List<Map<String, String>>) chart.get("maintainers");
+    assertFalse(maintainers.isEmpty() || maintainers.get(0).getOrDefault("name", "").isBlank(), chart.toString());
+  }
+
   @Test
   void defaultRenderHoldsTheOperatorAndItsRbacInTheReleaseNamespace() {
     Rendered r = helm.render();
-    ServiceAccount sa = r.one(ServiceAccount.class);
+    ServiceAccount sa = operatorServiceAccount(r).orElseThrow();
     Deployment deployment = r.one(Deployment.class);
     ClusterRoleBinding binding = r.one(ClusterRoleBinding.class);
     ClusterRole role = r.one(ClusterRole.class);
@@ -116,7 +141,7 @@ class HelmChartIT {
   @Test
   void serviceAccountCanBeAnExistingOne() {
     Rendered r = helm.render("--set", "serviceAccount.create=false", "--set", "serviceAccount.name=existing");
-    assertTrue(r.find(ServiceAccount.class).isEmpty(), r.kinds().toString());
+    assertTrue(operatorServiceAccount(r).isEmpty(), r.kinds().toString());
     assertEquals("existing", podSpec(r.one(Deployment.class)).getServiceAccountName());
     assertEquals("existing", r.one(ClusterRoleBinding.class).getSubjects().get(0).getName());
     assertEquals("existing", podSpec(releaseJob(r).orElseThrow()).getServiceAccountName());
@@ -148,7 +173,8 @@ class HelmChartIT {
     Set<String> allowed = Set.of("get", "list", "watch", "patch", "delete", "create", "update");
     for (Rendered r : List.of(helm.render(), helm.render("--set", "replicaCount=2"))) {
       List<PolicyRule> rules = new ArrayList<>(r.one(ClusterRole.class).getRules());
-      r.all(Role.class).forEach(role -> rules.addAll(role.getRules()));
+      // the helm test's Role is checked by helmTestRunsTheCascadeSelfTestWithItsOwnNarrowRole
+      r.all(Role.class).stream().filter(role -> !isTest(role)).forEach(role -> rules.addAll(role.getRules()));
       for (PolicyRule rule : rules) {
         assertFalse(rule.getVerbs().contains("*"), "wildcard verb in " + rule);
         assertTrue(allowed.containsAll(rule.getVerbs()), "unexpected verb in " + rule);
@@ -248,10 +274,135 @@ class HelmChartIT {
       assertTrue(pod.getVolumes().stream()
           .anyMatch(v -> v.getName().equals(tmp.get().getName()) && v.getEmptyDir() != null), what);
     }
-    Container c = operator(r.one(Deployment.class));
-    assertEquals("256Mi", c.getResources().getRequests().get("memory").toString());
-    assertEquals("100m", c.getResources().getRequests().get("cpu").toString());
-    assertEquals("1Gi", c.getResources().getLimits().get("memory").toString());
+    for (HasMetadata workload : List.of(r.one(Deployment.class), releaseJob(r).orElseThrow())) {
+      Container c = container(workload);
+      // a JVM grows into its limit: a request below it makes the Pod first in line for eviction
+      assertEquals("1Gi", c.getResources().getRequests().get("memory").toString(), workload.getKind());
+      assertEquals("1Gi", c.getResources().getLimits().get("memory").toString(), workload.getKind());
+      assertEquals("100m", c.getResources().getRequests().get("cpu").toString(), workload.getKind());
+    }
+  }
+
+  @Test
+  void jvmExitsOnOutOfMemoryAndJvmOptionsCanBeChanged() {
+    Rendered r = helm.render();
+    for (HasMetadata workload : List.of(r.one(Deployment.class), releaseJob(r).orElseThrow())) {
+      assertEquals("-XX:+ExitOnOutOfMemoryError", env(container(workload), "JDK_JAVA_OPTIONS"), workload.getKind());
+    }
+    assertTrue(container(helmTestPod(r)).getCommand().contains("-XX:+ExitOnOutOfMemoryError"));
+
+    Rendered custom = helm.render("--set-json", "jvmOptions=[\"-XX:+ExitOnOutOfMemoryError\",\"-Xss512k\"]");
+    assertEquals("-XX:+ExitOnOutOfMemoryError -Xss512k", env(operator(custom.one(Deployment.class)), "JDK_JAVA_OPTIONS"));
+    Rendered none = helm.render("--set-json", "jvmOptions=[]");
+    assertTrue(operator(none.one(Deployment.class)).getEnv().stream().noneMatch(e -> e.getName().equals("JDK_JAVA_OPTIONS")));
+    helm.assertSchemaRejects("jvmOptions[0]=Xmx1g", "/jvmOptions/0");
+  }
+
+  // --- PodDisruptionBudget
+
+  @Test
+  void noPodDisruptionBudgetWithOneReplica() {
+    assertTrue(helm.render().ofKind("PodDisruptionBudget").isEmpty(), "a PDB would block every drain of its node");
+    assertTrue(helm.render("--set", "leaderElection.enabled=true").ofKind("PodDisruptionBudget").isEmpty());
+  }
+
+  @Test
+  void podDisruptionBudgetWithSeveralReplicasLetsOneGoAtATimeAndSelectsTheOperatorPods() {
+    Rendered r = helm.render("--set", "replicaCount=3");
+    io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget pdb =
+        r.one(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class);
+    assertEquals(FULLNAME, pdb.getMetadata().getName());
+    assertEquals(Helm.NAMESPACE, pdb.getMetadata().getNamespace());
+    assertEquals(1, pdb.getSpec().getMaxUnavailable().getIntVal());
+    assertEquals(null, pdb.getSpec().getMinAvailable());
+    Map<String, String> podLabels = r.one(Deployment.class).getSpec().getTemplate().getMetadata().getLabels();
+    assertTrue(podLabels.entrySet().containsAll(pdb.getSpec().getSelector().getMatchLabels().entrySet()),
+        pdb.getSpec().getSelector() + " vs " + podLabels);
+    Map<String, String> testLabels = helmTestPod(r).getMetadata().getLabels();
+    assertFalse(testLabels.entrySet().containsAll(pdb.getSpec().getSelector().getMatchLabels().entrySet()),
+        "the helm test Pod is not counted");
+
+    var percent = helm.render("--set", "replicaCount=2", "--set", "podDisruptionBudget.maxUnavailable=50%")
+        .one(io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class);
+    assertEquals("50%", percent.getSpec().getMaxUnavailable().getStrVal());
+    assertTrue(helm.render("--set", "replicaCount=2", "--set", "podDisruptionBudget.enabled=false")
+        .ofKind("PodDisruptionBudget").isEmpty());
+    helm.assertSchemaRejects("podDisruptionBudget.maxUnavailable=0", "/podDisruptionBudget/maxUnavailable");
+  }
+
+  // --- helm test
+
+  @Test
+  void helmTestRunsTheCascadeSelfTestWithItsOwnNarrowRole() throws Exception {
+    Rendered r = helm.render();
+    Deployment deployment = r.one(Deployment.class);
+    io.fabric8.kubernetes.api.model.Pod pod = helmTestPod(r);
+    Map<String, String> annotations = pod.getMetadata().getAnnotations();
+    assertEquals("test", annotations.get("helm.sh/hook"));
+    assertEquals(Set.of("before-hook-creation", "hook-succeeded"),
+        Set.copyOf(Arrays.asList(annotations.get("helm.sh/hook-delete-policy").split(","))),
+        "a passed test leaves nothing (helm uninstall deletes no test hook)");
+    assertTrue(annotations.get("helm.sh/hook-output-log-policy").contains("hook-failed"));
+    assertEquals("Never", pod.getSpec().getRestartPolicy());
+
+    Container c = container(pod);
+    assertEquals(operator(deployment).getImage(), c.getImage(), "the operator image: its java and jar");
+    List<String> command = c.getCommand();
+    assertEquals("java", command.get(0));
+    String jar = command.get(command.indexOf("-cp") + 1);
+    assertEquals("/app/syncgc-operator.jar", jar, "the jar the Dockerfile copies");
+    String mainClass = command.get(command.size() - 1);
+    assertNotNull(Class.forName(mainClass).getMethod("main", String[].class), "the main the command names");
+    assertEquals(Helm.NAMESPACE, env(c, "SYNCGC_TEST_NAMESPACE"));
+    assertEquals("2m", env(c, "SYNCGC_TEST_TIMEOUT"));
+    assertEquals(Helm.NAMESPACE + "/" + FULLNAME, env(c, "SYNCGC_TEST_OPERATOR"), "named when the finalizer never comes");
+    assertEquals(operator(deployment).getSecurityContext(), c.getSecurityContext());
+    assertEquals(podSpec(deployment).getSecurityContext(), pod.getSpec().getSecurityContext());
+    assertEquals(c.getResources().getRequests().get("memory"), c.getResources().getLimits().get("memory"));
+
+    // not counted as an operator Pod: the metrics Service and the release Job select by these labels
+    Map<String, String> selector = deployment.getSpec().getSelector().getMatchLabels();
+    assertFalse(pod.getMetadata().getLabels().entrySet().containsAll(selector.entrySet()), pod.getMetadata().getLabels().toString());
+
+    // its own ServiceAccount: ConfigMaps in the test's namespace, nothing else
+    String sa = pod.getSpec().getServiceAccountName();
+    assertEquals(FULLNAME + "-test", sa);
+    assertTrue(r.all(ServiceAccount.class).stream().anyMatch(a -> a.getMetadata().getName().equals(sa) && !isHook(a)));
+    Role role = r.all(Role.class).stream().filter(HelmChartIT::isTest).findFirst().orElseThrow();
+    assertFalse(isHook(role), "installed with the release: helm test --logs reads a Pod named after each hook");
+    assertEquals(Helm.NAMESPACE, role.getMetadata().getNamespace());
+    assertEquals(1, role.getRules().size());
+    PolicyRule rule = role.getRules().get(0);
+    assertEquals(List.of(""), rule.getApiGroups());
+    assertEquals(List.of("configmaps"), rule.getResources());
+    assertEquals(Set.of("get", "list", "watch", "create", "patch", "delete"), Set.copyOf(rule.getVerbs()));
+    RoleBinding binding = r.all(RoleBinding.class).stream().filter(HelmChartIT::isTest).findFirst().orElseThrow();
+    assertEquals(role.getMetadata().getName(), binding.getRoleRef().getName());
+    assertEquals(sa, binding.getSubjects().get(0).getName());
+    assertEquals(Helm.NAMESPACE, binding.getSubjects().get(0).getNamespace());
+  }
+
+  @Test
+  void helmTestRunsInANamespaceSyncgcTracks() {
+    Rendered inList = helm.render("--set-json", "namespaces=[\"a\",\"" + Helm.NAMESPACE + "\"]");
+    assertEquals(Helm.NAMESPACE, env(container(helmTestPod(inList)), "SYNCGC_TEST_NAMESPACE"));
+
+    Rendered elsewhere = helm.render("--set-json", "namespaces=[\"team-a\",\"team-b\"]");
+    assertEquals("team-a", env(container(helmTestPod(elsewhere)), "SYNCGC_TEST_NAMESPACE"));
+    Role role = elsewhere.all(Role.class).stream().filter(HelmChartIT::isTest).findFirst().orElseThrow();
+    assertEquals("team-a", role.getMetadata().getNamespace());
+    RoleBinding binding = elsewhere.all(RoleBinding.class).stream().filter(HelmChartIT::isTest).findFirst().orElseThrow();
+    assertEquals("team-a", binding.getMetadata().getNamespace());
+    assertEquals(Helm.NAMESPACE, binding.getSubjects().get(0).getNamespace(), "the ServiceAccount stays in the release namespace");
+  }
+
+  @Test
+  void noHelmTestWhenDisabledOrConfigMapsAreNotTracked() {
+    for (Rendered r : List.of(helm.render("--set", "test.enabled=false"),
+        helm.render("--set-json", "trackedKinds.builtin=[{\"group\":\"apps\",\"kind\":\"Deployment\",\"resource\":\"deployments\"}]"))) {
+      assertTrue(r.objects().stream().noneMatch(HelmChartIT::isTest), r.kinds().toString());
+      assertTrue(r.ofKind("Pod").isEmpty(), r.kinds().toString());
+    }
   }
 
   @ParameterizedTest(name = "metrics.service.port={0}")
@@ -338,9 +489,9 @@ class HelmChartIT {
     Deployment deployment = r.one(Deployment.class);
     assertTrue(operator(deployment).getArgs().stream().noneMatch(a -> a.startsWith("--leader-election")),
         operator(deployment).getArgs().toString());
-    // Only the uninstall hook's Role and RoleBinding: no Lease Role.
-    assertTrue(r.all(Role.class).stream().allMatch(HelmChartIT::isHook), r.kinds().toString());
-    assertTrue(r.all(RoleBinding.class).stream().allMatch(HelmChartIT::isHook), r.kinds().toString());
+    // Only the uninstall hook's Role and RoleBinding (and the helm test's): no Lease Role.
+    assertTrue(r.all(Role.class).stream().allMatch(o -> isHook(o) || isTest(o)), r.kinds().toString());
+    assertTrue(r.all(RoleBinding.class).stream().allMatch(o -> isHook(o) || isTest(o)), r.kinds().toString());
     assertTrue(r.all(Role.class).stream().noneMatch(HelmChartIT::isLeaseRole), r.kinds().toString());
     assertEquals("Recreate", deployment.getSpec().getStrategy().getType(),
         "without leader election an update must not run two operators");
@@ -431,7 +582,7 @@ class HelmChartIT {
   void preDeleteHookIsGoneWhenReleaseFinalizersIsOff() {
     Rendered r = helm.render("--set", "uninstall.releaseFinalizers=false");
     assertTrue(r.all(Job.class).isEmpty(), r.kinds().toString());
-    assertTrue(r.objects().stream().noneMatch(HelmChartIT::isHook), r.kinds().toString());
+    assertTrue(r.objects().stream().noneMatch(o -> isHook(o) && !isTest(o)), r.kinds().toString());
     assertTrue(r.find(Deployment.class).isPresent());
   }
 
@@ -499,6 +650,22 @@ class HelmChartIT {
 
   // --- helpers
 
+  /** The chart's ServiceAccount, not the helm test's. */
+  private static Optional<ServiceAccount> operatorServiceAccount(Rendered r) {
+    List<ServiceAccount> found = r.all(ServiceAccount.class).stream().filter(a -> !isTest(a)).toList();
+    assertTrue(found.size() <= 1, r.kinds().toString());
+    return found.stream().findFirst();
+  }
+
+  private static io.fabric8.kubernetes.api.model.Pod helmTestPod(Rendered r) {
+    return r.one(io.fabric8.kubernetes.api.model.Pod.class);
+  }
+
+  /** One of the helm test's objects (its Pod, ServiceAccount, Role, RoleBinding). */
+  private static boolean isTest(HasMetadata o) {
+    return o.getMetadata().getLabels() != null && "test".equals(o.getMetadata().getLabels().get("app.kubernetes.io/component"));
+  }
+
   private static Optional<Job> releaseJob(Rendered r) {
     return r.all(Job.class).stream().findFirst();
   }
@@ -509,6 +676,9 @@ class HelmChartIT {
     }
     if (workload instanceof Job j) {
       return j.getSpec().getTemplate().getSpec();
+    }
+    if (workload instanceof io.fabric8.kubernetes.api.model.Pod p) {
+      return p.getSpec();
     }
     throw new IllegalArgumentException(workload.getKind());
   }

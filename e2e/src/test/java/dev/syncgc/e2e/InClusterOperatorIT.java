@@ -70,6 +70,25 @@ class InClusterOperatorIT {
     assertTrue(operator.metrics().contains("syncgc_graph_objects"), "metrics read through the Service");
   }
 
+  /**
+   * {@code helm test} as a user runs it after installing: the chart's test Pod, on the operator image,
+   * sees an opted-in ConfigMap get the finalizer and a two-level cascade complete; a passed Pod and
+   * its ConfigMaps are gone afterwards.
+   */
+  @Test
+  void helmTestPassesAgainstTheInstalledOperatorAndLeavesNothing() {
+    SharedOperator.get();
+    ProcessRunner.Result test = ProcessRunner.helm(TestCluster.targetDir().resolve("helm-home"),
+        Duration.ofMinutes(5), "test", InClusterOperator.DEPLOYMENT, "--namespace", InClusterOperator.NAMESPACE,
+        "--timeout", "4m");
+    String output = test.stdout() + test.stderr(); // helm prints the hook's log on stderr
+    assertTrue(test.ok() && output.contains("PASS: syncgc finalized an opted-in object"), test.describe());
+    assertEquals(null, client.pods().inNamespace(InClusterOperator.NAMESPACE)
+        .withName(InClusterOperator.DEPLOYMENT + "-test").get(), "a passed test Pod is deleted");
+    assertEquals(List.of(), client.configMaps().inNamespace(InClusterOperator.NAMESPACE)
+        .withLabel("app.kubernetes.io/name", "syncgc-test").list().getItems(), "the test's ConfigMaps are gone");
+  }
+
   @Test
   void withTwoReplicasTheStandbyPodFinishesADeletionWhenTheLeaderPodIsKilled(TestNamespace ns) {
     InClusterOperator operator = (InClusterOperator) SharedOperator.get();

@@ -191,7 +191,7 @@ class EdgeIT {
     return new FreshnessBarrier(kubeApi, Set.of(), graph::knows, (kind, item) -> {
       fed.add(item.getMetadata().getName());
       graph.upsert(new MetadataReader().read(kind, item));
-    }, n -> { }, now::get, Runnable::run);
+    }, n -> { }, now::get, Runnable::run, new ObjectStates());
   }
 
   /** A graph in which every owner kind is a tracked, namespaced one. */

@@ -58,9 +58,10 @@ final class EngineParts implements AutoCloseable {
   /** A StepExecutor on the graph of {@link #objects}, calling the API server through {@code api}. */
   StepExecutor executor(String namespace, KubeApi api) throws Exception {
     ObjectInformers watched = informers(namespace);
-    DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of);
+    DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of,
+        new ObjectStates());
     return new StepExecutor(objects.graph(), api, reporter, watched, queue, Clock.systemUTC(), Duration.ofSeconds(30),
-        calls);
+        calls, new ObjectStates());
   }
 
   ObjectInformers informers() {

@@ -69,7 +69,8 @@ class RingVerificationIT {
     ObjectMetadata b = ring[1];
     KubeApi lister = objects.limitedApi(ns.name(), metrics, List.of("list"), List.of());
     FreshnessBarrier barrier = new FreshnessBarrier(lister, Set.of(), objects.graph()::knows,
-        (kind, item) -> objects.graph().upsert(new MetadataReader().read(kind, item)), n -> { }, now::get, Runnable::run);
+        (kind, item) -> objects.graph().upsert(new MetadataReader().read(kind, item)), n -> { }, now::get, Runnable::run,
+        new ObjectStates());
     ObjectSync sync = objectSync(ns, barrier);
 
     barrier.deletionSeen(a.uid());
@@ -81,7 +82,7 @@ class RingVerificationIT {
     Awaitility.await("the API server refuses the LIST").atMost(Duration.ofSeconds(30)).until(() -> forbidden(lister, ns));
     List<Step> plan = new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)).plan(objects.graph(), a,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
-    assertTrue(plan.get(plan.size() - 1) instanceof Step.ReleaseCycle, "the ring is due for release: " + plan);
+    assertTrue(plan.get(plan.size() - 1) instanceof Step.ReleaseRing, "the ring is due for release: " + plan);
 
     assertFalse(sync.sync(a.uid()), "looked at again after a backoff");
     assertTrue(objects.finalizers(ns.name(), "ring-a").contains(Names.FINALIZER), "a released on an unverified ring");
@@ -135,7 +136,7 @@ class RingVerificationIT {
     PolicyStore policies = new PolicyStore(n -> Map.of(), List::of, () -> { });
     return new ObjectSync(objects.graph(), new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)), executor,
         barrier, admin, parts.events, metrics, parts.informers(), new Discovery(client, Duration.ofSeconds(10),
-        Clock.systemUTC()), policies, Clock.systemUTC());
+        Clock.systemUTC()), policies, Clock.systemUTC(), new ObjectStates());
   }
 
 }

@@ -97,6 +97,18 @@ public class OperatorConfig {
       description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
   public String leaseName;
 
+  @Option(names = "--liveness-watch-timeout", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_LIVENESS_WATCH_TIMEOUT:-5m}",
+      description = "/healthz fails once not one tracked kind's watch has run for this long, after start-up"
+          + " (default: ${DEFAULT-VALUE}, env SYNCGC_LIVENESS_WATCH_TIMEOUT).")
+  public Duration livenessWatchTimeout;
+
+  @Option(names = "--liveness-stall-timeout", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_LIVENESS_STALL_TIMEOUT:-5m}",
+      description = "/healthz fails once objects have waited in the queue this long with no worker finishing a"
+          + " sync (default: ${DEFAULT-VALUE}, env SYNCGC_LIVENESS_STALL_TIMEOUT).")
+  public Duration livenessStallTimeout;
+
   /** Parses Go-style durations (90s, 5m, 1h30m) with a message that names the value. */
   public static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
@@ -116,6 +128,12 @@ public class OperatorConfig {
     }
     if (qps > 0 && burst < 1) {
       throw new ParameterException(spec.commandLine(), "--kube-api-burst must be at least 1, got " + burst);
+    }
+    for (var t : java.util.Map.of("--liveness-watch-timeout", livenessWatchTimeout,
+        "--liveness-stall-timeout", livenessStallTimeout).entrySet()) {
+      if (t.getValue() == null || t.getValue().isZero() || t.getValue().isNegative()) {
+        throw new ParameterException(spec.commandLine(), t.getKey() + " must be greater than zero, got " + t.getValue());
+      }
     }
     if (httpPort < 0 || httpPort > 65535) {
       throw new ParameterException(spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);

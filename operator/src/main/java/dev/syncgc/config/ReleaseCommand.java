@@ -1,6 +1,5 @@
 package dev.syncgc.config;
 
-import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
@@ -8,7 +7,6 @@ import dev.syncgc.release.FinalizerRelease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,13 +32,13 @@ public class ReleaseCommand implements Callable<Integer> {
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
       SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
       KubeApi api = new KubeApi(client, new RateLimiter(parent.qps, parent.burst), metrics);
-      Discovery discovery = new Discovery(client, Duration.ofSeconds(10), Clock.systemUTC());
-      discovery.refresh();
-      FinalizerRelease release = new FinalizerRelease(client, api, discovery);
+      FinalizerRelease release = new FinalizerRelease(client, api);
       if (!deployment.isBlank() && !namespace.isBlank()) {
         release.stopOperator(namespace, deployment, Duration.ofMinutes(2));
       }
-      return release.releaseAll(parent.builtinKinds()).failed() == 0 ? 0 : 1;
+      // every served kind is looked at, whatever the tracked kinds (an earlier configuration's may
+      // still carry the finalizer); a kind that cannot be listed fails the release
+      return release.releaseAll().complete() ? 0 : 1;
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
@@ -12,9 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -34,22 +32,17 @@ final class DeletionReporter {
   private final Clock clock;
   private final Duration waitingEventInterval;
   private final Supplier<List<String>> unlistedKinds;
-  private final Map<String, Instant> lastWaitingEvent = new ConcurrentHashMap<>();
-  private final Set<String> reportedCycles = ConcurrentHashMap.newKeySet();
+  private final ObjectStates states;
 
   /** @param unlistedKinds kinds syncgc may not list or watch, named when a deletion completes */
   DeletionReporter(EventRecorder events, SyncgcMetrics metrics, Clock clock, Duration waitingEventInterval,
-      Supplier<List<String>> unlistedKinds) {
+      Supplier<List<String>> unlistedKinds, ObjectStates states) {
+    this.states = states;
     this.events = events;
     this.metrics = metrics;
     this.clock = clock;
     this.waitingEventInterval = waitingEventInterval;
     this.unlistedKinds = unlistedKinds;
-  }
-
-  void forget(String uid) {
-    lastWaitingEvent.remove(uid);
-    reportedCycles.removeIf(key -> key.contains(uid));
   }
 
   private static boolean root(ObjectMetadata owner) {
@@ -61,7 +54,7 @@ final class DeletionReporter {
         owner.uid(), s.dependentCount(), s.deadline());
     if (root(owner)) {
       metrics.started();
-      events.normal(owner.ref(), "SynchronousDeletionStarted", "Deleting " + s.dependentCount()
+      events.normal(owner.ref(), EventReason.SynchronousDeletionStarted, "Deleting " + s.dependentCount()
           + " dependent" + (s.dependentCount() == 1 ? "" : "s") + " before this object; deadline "
           + s.deadline());
     }
@@ -96,7 +89,7 @@ final class DeletionReporter {
         log.info("synchronous deletion completed object={} uid={} took={}", owner.ref(), owner.uid(), tookText);
         if (root(owner)) {
           List<String> unlisted = unlistedKinds.get();
-          events.normal(owner.ref(), "SynchronousDeletionCompleted", "All dependents are gone; released after "
+          events.normal(owner.ref(), EventReason.SynchronousDeletionCompleted, "All dependents are gone; released after "
               + tookText + (unlisted.isEmpty() ? "" : "; not checked (syncgc may not list them): " + unlisted));
         }
       }
@@ -108,19 +101,19 @@ final class DeletionReporter {
         String blockers = describe(remaining);
         log.warn("synchronous deletion timed out object={} uid={} took={} remaining=\"{}\"", owner.ref(),
             owner.uid(), tookText, blockers);
-        events.warning(owner.ref(), "SynchronousDeletionTimedOut", "Deadline passed after " + tookText
+        events.warning(owner.ref(), EventReason.SynchronousDeletionTimedOut, "Deadline passed after " + tookText
             + "; released with dependents remaining (they are still deleted in the background): " + blockers);
       }
       case ORPHANED -> {
         log.info("released to the API server's orphaning object={} uid={}", owner.ref(), owner.uid());
-        events.normal(owner.ref(), "DependentsOrphaned", "Dependents kept: the API server's orphaning (orphan"
+        events.normal(owner.ref(), EventReason.DependentsOrphaned, "Dependents kept: the API server's orphaning (orphan"
             + " finalizer) removes the reference to this object from every dependent of every kind before it goes");
       }
       case HANDED_OVER -> {
         log.info("handed to the built-in collector object={} uid={} reason=\"no Synchronous or Orphan"
             + " propagation in force\"", owner.ref(), owner.uid());
         if (counted) {
-          events.normal(owner.ref(), "SynchronousDeletionHandedOver", "Propagation is no longer Synchronous;"
+          events.normal(owner.ref(), EventReason.SynchronousDeletionHandedOver, "Propagation is no longer Synchronous;"
               + " the built-in garbage collector deletes the remaining dependents in the background");
         }
       }
@@ -137,20 +130,23 @@ final class DeletionReporter {
     String blockers = describe(remaining);
     log.warn("synchronous deletion timed out, owner kept object={} uid={} took={} remaining=\"{}\"", owner.ref(),
         owner.uid(), tookText, blockers);
-    events.warning(owner.ref(), "SynchronousDeletionTimedOut", "Deadline passed after " + tookText + "; kept ("
+    events.warning(owner.ref(), EventReason.SynchronousDeletionTimedOut, "Deadline passed after " + tookText + "; kept ("
         + Names.ON_TIMEOUT + ": Keep) until its dependents are gone: " + blockers);
   }
 
-  void cycleReleased(ObjectMetadata owner, Step.ReleaseCycle s) {
+  void ringReleased(ObjectMetadata owner, Step.ReleaseRing s) {
     String path = s.path().stream().map(ObjectRef::toString).collect(Collectors.joining(" -> "));
     String key = s.members().stream().map(ObjectMetadata::uid).sorted().collect(Collectors.joining(","));
-    if (!reportedCycles.add(key)) {
-      return;
+    synchronized (this) { // once per ring: the mark is on every member, and goes with each
+      if (s.members().stream().anyMatch(m -> key.equals(states.of(m.uid()).reportedRing))) {
+        return;
+      }
+      s.members().forEach(m -> states.of(m.uid()).reportedRing = key);
     }
-    metrics.cycleFound();
+    metrics.ringFound();
     log.warn("dependency cycle released object={} uid={} cycle=\"{}\"", owner.ref(), owner.uid(), path);
     for (ObjectMetadata member : s.members()) {
-      events.warning(member.ref(), "DependencyCycle",
+      events.warning(member.ref(), EventReason.DependencyCycle,
           "Ownership cycle " + path + " released as a unit: every member is being deleted");
     }
   }
@@ -164,14 +160,15 @@ final class DeletionReporter {
   Duration waiting(ObjectMetadata owner, Step.Wait s, Duration recheck) {
     Instant now = clock.instant();
     Instant firstEventAt = owner.deletionTimestamp().plus(FIRST_WAITING_EVENT_AFTER);
-    Instant last = lastWaitingEvent.get(owner.uid());
+    ObjectStates.State state = states.of(owner.uid());
+    Instant last = state.lastWaitingEvent;
     if (last == null && now.isBefore(firstEventAt)) {
       Duration untilFirst = Duration.between(now, firstEventAt);
       return untilFirst.compareTo(recheck) < 0 ? untilFirst : recheck;
     }
     if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
-      lastWaitingEvent.put(owner.uid(), now);
-      events.normal(owner.ref(), "WaitingForDependents", s.message(owner.annotation(Names.TIMED_OUT) != null));
+      state.lastWaitingEvent = now;
+      events.normal(owner.ref(), EventReason.WaitingForDependents, s.message(owner.annotation(Names.TIMED_OUT) != null));
     }
     return recheck;
   }

@@ -4,8 +4,6 @@ import dev.syncgc.core.model.ObjectMetadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -17,26 +15,33 @@ import java.util.function.Function;
  * counts from there.
  */
 final class DeletionsInProgress {
-  private final Set<String> uids = ConcurrentHashMap.newKeySet();
+  private final ObjectStates states;
   private final Function<String, ObjectMetadata> objects;
   private final Clock clock;
 
-  /** @param objects an object of the graph by uid, null once it is gone */
-  DeletionsInProgress(Function<String, ObjectMetadata> objects, Clock clock) {
+  /**
+   * @param states where the mark is kept (it goes with the object's record)
+   * @param objects an object of the graph by uid, null once it is gone
+   */
+  DeletionsInProgress(ObjectStates states, Function<String, ObjectMetadata> objects, Clock clock) {
+    this.states = states;
     this.objects = objects;
     this.clock = clock;
   }
 
   void add(String uid) {
-    uids.add(uid);
+    states.of(uid).inProgress = true;
   }
 
   void remove(String uid) {
-    uids.remove(uid);
+    ObjectStates.State state = states.peek(uid);
+    if (state != null) {
+      state.inProgress = false;
+    }
   }
 
   int count() {
-    return uids.size();
+    return (int) states.all().stream().filter(e -> e.getValue().inProgress).count();
   }
 
   /**
@@ -45,8 +50,8 @@ final class DeletionsInProgress {
    */
   double oldestAgeSeconds() {
     Instant oldest = null;
-    for (String uid : uids) {
-      ObjectMetadata owner = objects.apply(uid);
+    for (var e : states.all()) {
+      ObjectMetadata owner = e.getValue().inProgress ? objects.apply(e.getKey()) : null;
       Instant at = owner == null ? null : owner.deletionTimestamp();
       if (at != null && (oldest == null || at.isBefore(oldest))) {
         oldest = at;

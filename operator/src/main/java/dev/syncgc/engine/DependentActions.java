@@ -18,8 +18,6 @@ import dev.syncgc.kube.TrackedKind;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The calls on an owner's dependents: removing the reference to the owner, deleting them (each
@@ -31,10 +29,11 @@ final class DependentActions {
   private final KubeApi api;
   private final DeletionReporter reporter;
   private final ObjectInformers informers;
-  private final Map<String, String> lastFailure = new ConcurrentHashMap<>();
-  private final Set<String> deleteSent = ConcurrentHashMap.newKeySet();
+  private final ObjectStates states;
 
-  DependentActions(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers) {
+  DependentActions(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers,
+      ObjectStates states) {
+    this.states = states;
     this.graph = graph;
     this.api = api;
     this.reporter = reporter;
@@ -42,28 +41,39 @@ final class DependentActions {
   }
 
   String lastFailure(String uid) {
-    return lastFailure.get(uid);
+    ObjectStates.State state = states.peek(uid);
+    return state == null ? null : state.lastFailure;
   }
 
   /** A DELETE went to it and the graph has not seen it being deleted yet. */
   boolean deleteSent(String uid) {
-    return deleteSent.contains(uid);
+    ObjectStates.State state = states.peek(uid);
+    return state != null && state.deleteSent;
   }
 
   void deletionSeen(String uid) {
-    deleteSent.remove(uid);
+    ObjectStates.State state = states.peek(uid);
+    if (state != null) {
+      state.deleteSent = false;
+    }
   }
 
-  void forget(String uid) {
-    lastFailure.remove(uid);
-    deleteSent.remove(uid);
+  private void failure(String uid, String reason) {
+    states.of(uid).lastFailure = reason;
+  }
+
+  private void succeeded(String uid) {
+    ObjectStates.State state = states.peek(uid);
+    if (state != null) {
+      state.lastFailure = null;
+    }
   }
 
   Next dropReference(ObjectMetadata dependent, ObjectMetadata owner) {
     Result r = api.patch(informers.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
         Patches.removeOwnerReference(dependent, owner.uid()));
     if (r.ok() || r.gone()) {
-      lastFailure.remove(dependent.uid());
+      succeeded(dependent.uid());
       reporter.referenceDropped(dependent, owner);
       return Next.DONE;
     }
@@ -101,8 +111,8 @@ final class DependentActions {
     // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
     Result r = api.delete(kind, d.ref(), resourceVersion, grace);
     if (r.ok() || r.gone()) {
-      lastFailure.remove(d.uid());
-      deleteSent.add(d.uid());
+      succeeded(d.uid());
+      states.of(d.uid()).deleteSent = true;
       reporter.deleted(d, owner, grace, finalizeFirst);
       return Next.DONE;
     }
@@ -158,7 +168,7 @@ final class DependentActions {
             + holder.ref().name();
     Result r = api.get(kind, kind.namespaced() ? holder.ref().namespace() : null, link.name());
     if (r.ok() && link.uid().equals(r.uid())) {
-      lastFailure.put(d.uid(), named + " exists but is not seen yet");
+      failure(d.uid(), named + " exists but is not seen yet");
       return true;
     }
     if (!r.ok() && !r.gone()) {
@@ -173,7 +183,7 @@ final class DependentActions {
       return Next.RETRY; // changed since the graph's view: plan again on the fresh one
     }
     String reason = (r.code() == 403 ? "missing permission for " : "failed ") + what + ": " + r.message();
-    lastFailure.put(d.uid(), reason);
+    failure(d.uid(), reason);
     reporter.failed(d.ref(), d.uid(), reason);
     return Next.RETRY;
   }

@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.http.Liveness;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
@@ -39,6 +40,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
 
   private final DependencyGraph graph;
   private final Discovery discovery;
+  private final ObjectStates states = new ObjectStates();
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
   private final ObjectInformers informers;
   private final MetadataReader reader;
@@ -53,8 +55,14 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private final ObjectSync sync;
   private final int workerCount;
   private final List<Thread> workers = new ArrayList<>();
+  /** For liveness: whether the workers run, and since when ({@link System#nanoTime()}). */
+  private volatile boolean workersRunning;
+  private volatile long workersStartedNanos;
 
   private final PolicyStore policies;
+  private final java.util.concurrent.atomic.AtomicBoolean sweepWanted = new java.util.concurrent.atomic.AtomicBoolean();
+  private final Object sweeping = new Object();
+  private static final TestWedge WEDGE = TestWedge.fromEnvironment();
 
   /** @param namespaceLabels the labels of a namespace, for policies' namespace selectors */
   public Engine(KubernetesClient client, Discovery discovery, EngineSettings settings, KubeApi api,
@@ -66,16 +74,18 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
     this.reader = new MetadataReader();
     this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,
-        metrics::unseenFound, System::nanoTime, listPool);
+        metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
-        informers::refusedKinds);
+        informers::refusedKinds, states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
-    this.executor = new StepExecutor(graph, api, reporter, informers, queue, clock, settings.recheckInterval(), calls);
+    this.executor = new StepExecutor(graph, api, reporter, informers, queue, clock, settings.recheckInterval(), calls,
+        states);
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, informers, discovery,
-        policies, clock);
-    metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences);
+        policies, clock, states);
+    metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
+        graph::virtualSize, queue::depth);
   }
 
   /** Starts watching a kind; completes when its initial list is in the graph. */
@@ -89,8 +99,48 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     return informers.tracks(groupKind);
   }
 
+  /**
+   * Its CRD is deleted, or its API no longer served: the API server deleted every object of a CRD's
+   * kind before the CRD went (its cleanup finalizer), and a kind no longer served holds none, so none
+   * is left, whether or not their watch events came before the informer stopped; one left in the graph
+   * would hold its owners for ever.
+   */
   public void untrack(TrackedKind kind) {
     informers.untrack(kind);
+    DependencyGraph.Removal removal = graph.removeIf(o -> o.ref().group().equals(kind.group())
+        && o.ref().kind().equals(kind.kind()));
+    forget(removal);
+    if (!removal.uids().isEmpty()) {
+      log.info("kind={} is gone with its CRD; {} of its objects left the graph", kind, removal.uids().size());
+    }
+  }
+
+  /**
+   * A list of {@code kind} came in (a new informer, a relist), or it is time for the periodic check:
+   * every object a list has shown gone leaves the graph, and its owners are looked at again.
+   */
+  @Override
+  public void relisted(TrackedKind kind) {
+    // one pass over the graph at a time; requests meanwhile (informers listing at start-up) share the next
+    sweepWanted.set(true);
+    synchronized (sweeping) {
+      if (!sweepWanted.getAndSet(false)) {
+        return; // a pass that began after this request has covered it
+      }
+      DependencyGraph.Removal removal = graph.removeIf(informers::listedWithout);
+      forget(removal);
+      if (!removal.uids().isEmpty()) {
+        log.info("relisted kind={}: {} objects no list holds any more left the graph uids={}", kind,
+            removal.uids().size(), removal.uids().size() <= 10 ? removal.uids() : removal.uids().subList(0, 10));
+      }
+    }
+  }
+
+  private void forget(DependencyGraph.Removal removal) {
+    for (String owner : removal.owners()) {
+      queue.add(owner);
+    }
+    removal.uids().forEach(states::forget); // everything kept about them goes with them
   }
 
   @Override
@@ -100,9 +150,11 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
       barrier.deletionSeen(meta.uid());
       executor.deletionSeen(meta.uid());
     }
+    boolean firstSeen = graph.get(meta.uid()) == null;
     for (String owner : graph.upsert(meta)) {
       queue.add(owner);
     }
+    sync.observed(meta, firstSeen);
     queue.add(meta.uid());
   }
 
@@ -112,12 +164,13 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
-    barrier.forget(uid);
-    sync.forget(uid);
+    states.forget(uid); // everything kept about it goes with it
   }
 
   /** Starts the workers; call once every informer has synced, so no decision rests on a partial graph. */
   public synchronized void startWorkers() {
+    workersStartedNanos = System.nanoTime();
+    workersRunning = true;
     for (int i = 0; i < workerCount; i++) {
       Thread t = new Thread(this::work, "worker-" + i);
       t.setDaemon(true);
@@ -132,6 +185,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
    * stops leading or shuts down.
    */
   public void stopWorkers() {
+    workersRunning = false;
     queue.shutdown();
   }
 
@@ -146,9 +200,10 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
       if (uid == null) {
         return;
       }
+      WEDGE.holdWhileSet();
       try {
         if (sync.sync(uid)) {
-          queue.forget(uid);
+          queue.resetBackoff(uid);
         } else {
           queue.addWithBackoff(uid);
         }
@@ -189,12 +244,16 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     return graph.size();
   }
 
-  public int inProgress() {
-    return sync.inProgress();
+  /** For liveness: the workers' progress through the queue. */
+  public Liveness.Work workProgress() {
+    WorkQueue.Progress p = queue.progress();
+    return new Liveness.Work(workersRunning, workersStartedNanos, p.waiting(), p.waitingSinceNanos(),
+        p.lastDoneNanos());
   }
 
-  public boolean synced() {
-    return informers.synced();
+  /** For liveness: the tracked kinds' watches. */
+  public Liveness.Watches watches() {
+    return informers.watches();
   }
 
   @Override

@@ -56,8 +56,7 @@ final class FreshnessBarrier {
   private final BiConsumer<TrackedKind, GenericKubernetesResource> feed;
   private final IntConsumer found;
   private final LongSupplier nanoTime;
-  private final Map<String, Long> deletionSeen = new ConcurrentHashMap<>();
-  private final Set<String> verified = ConcurrentHashMap.newKeySet();
+  private final ObjectStates states;
   private final Map<String, Long> listSentAt = new ConcurrentHashMap<>();
   private final Map<String, Failure> failures = new ConcurrentHashMap<>();
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
@@ -72,7 +71,8 @@ final class FreshnessBarrier {
    */
   FreshnessBarrier(KubeApi api, Set<String> namespaces, BiPredicate<String, Long> known,
       BiConsumer<TrackedKind, GenericKubernetesResource> feed, IntConsumer found, LongSupplier nanoTime,
-      Executor lists) {
+      Executor lists, ObjectStates states) {
+    this.states = states;
     this.lists = lists;
     this.api = api;
     this.namespaces = Set.copyOf(namespaces);
@@ -84,13 +84,16 @@ final class FreshnessBarrier {
 
   /** The graph saw this object being deleted (the first time counts). */
   void deletionSeen(String uid) {
-    deletionSeen.putIfAbsent(uid, nanoTime.getAsLong());
+    seenAt(states.of(uid));
   }
 
-  /** The object is gone. */
-  void forget(String uid) {
-    deletionSeen.remove(uid);
-    verified.remove(uid);
+  private long seenAt(ObjectStates.State state) {
+    synchronized (state) {
+      if (state.deletionSeenNanos < 0) {
+        state.deletionSeenNanos = nanoTime.getAsLong();
+      }
+      return state.deletionSeenNanos;
+    }
   }
 
   /**
@@ -100,10 +103,11 @@ final class FreshnessBarrier {
    * @return what could not be checked; empty once the owner is verified
    */
   List<Blocker> verify(ObjectMetadata owner, List<TrackedKind> kinds) {
-    if (verified.contains(owner.uid())) {
+    ObjectStates.State state = states.of(owner.uid());
+    if (state.verified) {
       return List.of();
     }
-    long seenAt = deletionSeen.computeIfAbsent(owner.uid(), k -> nanoTime.getAsLong());
+    long seenAt = seenAt(state);
     List<CompletableFuture<String>> checks = new ArrayList<>();
     for (TrackedKind kind : kinds) {
       if (owner.ref().namespaced() && !kind.namespaced()) {
@@ -127,7 +131,7 @@ final class FreshnessBarrier {
       }
     }
     if (unverified.isEmpty()) {
-      verified.add(owner.uid());
+      state.verified = true;
     }
     return unverified;
   }

@@ -6,6 +6,7 @@ import dev.syncgc.core.deletion.FinalizerChange;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
@@ -24,8 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,13 +47,13 @@ final class ObjectSync {
   private final Discovery discovery;
   private final PolicyStore policies;
   private final Clock clock;
-  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+  private final ObjectStates states;
   private final DeletionsInProgress inProgress;
-  private final Set<String> warnedUnknown = ConcurrentHashMap.newKeySet();
   private final Function<ObjectMetadata, SettingsInForce> inForce;
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
-      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies, Clock clock) {
+      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies,
+      Clock clock, ObjectStates states) {
     this.graph = graph;
     this.planner = planner;
     this.executor = executor;
@@ -66,7 +65,8 @@ final class ObjectSync {
     this.discovery = discovery;
     this.policies = policies;
     this.clock = clock;
-    this.inProgress = new DeletionsInProgress(graph::get, clock);
+    this.states = states;
+    this.inProgress = new DeletionsInProgress(states, graph::get, clock);
     this.inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
   }
 
@@ -89,7 +89,7 @@ final class ObjectSync {
     log.debug("sync object={} uid={} deleting={} finalizers={} annotations={}", object.ref(), uid,
         object.beingDeleted(), object.finalizers(), object.annotations());
     reportInvalid(object, settings.own().invalid());
-    reportInvalidLinks(object);
+    reportInvalidLinks(object, true);
     if (!object.beingDeleted()) {
       return keepFinalizer(object, settings.propagation(), FinalizerChange.decide(object, settings.propagation(),
           settings.propagationInvalid(), cascadeActive(object)));
@@ -99,7 +99,9 @@ final class ObjectSync {
       return true;
     }
     inProgress.add(uid);
-    if (settings.propagation().isEmpty() && warnedUnknown.add(uid)) {
+    ObjectStates.State state = states.of(uid);
+    if (settings.propagation().isEmpty() && !state.warnedUnknown) {
+      state.warnedUnknown = true;
       // finalized by an older syncgc, its setting since made invalid or its policy gone: never guess
       log.warn("no valid propagation for object under deletion object={} uid={}; handing it to the"
           + " built-in collector", object.ref(), uid);
@@ -117,7 +119,7 @@ final class ObjectSync {
 
   private boolean ringVerified(List<Step> steps) {
     for (Step step : steps) {
-      if (step instanceof Step.ReleaseCycle ring) {
+      if (step instanceof Step.ReleaseRing ring) {
         for (ObjectMetadata member : ring.members()) {
           if (member.hasFinalizer(Names.FINALIZER)
               && !barrier.verify(member, informers.listableKinds()).isEmpty()) {
@@ -127,13 +129,6 @@ final class ObjectSync {
       }
     }
     return true;
-  }
-
-  void forget(String uid) {
-    inProgress.remove(uid);
-    warnedUnknown.remove(uid);
-    reported.removeIf(k -> k.startsWith(uid + "\n"));
-    executor.forget(uid);
   }
 
   /** Whether the owner whose cascade finalized this object is still its owner and being deleted. */
@@ -183,15 +178,20 @@ final class ObjectSync {
 
   private void reportInvalid(ObjectMetadata object, List<InvalidSetting> invalid) {
     for (InvalidSetting i : invalid) {
-      if (reported.add(object.uid() + "\n" + i.annotation() + "\n" + i.value())) {
+      if (states.of(object.uid()).reported.add(i.annotation() + "\n" + i.value())) {
         metrics.invalidAnnotation();
         log.warn("invalid annotation object={} uid={} annotation={} value=\"{}\" reason=\"{}\"",
             object.ref(), object.uid(), i.annotation(), i.value(), i.reason());
-        events.warning(object.ref(), "InvalidAnnotation", i.message()
+        events.warning(object.ref(), EventReason.InvalidAnnotation, i.message()
             + (i.annotation().equals(Names.PROPAGATION) ? lastValid(object)
             : i.annotation().equals(Names.DELETION_WAVE) ? "" : "; ignored"));
       }
     }
+  }
+
+  private boolean reportedAlready(String uid, String key) {
+    ObjectStates.State state = states.peek(uid);
+    return state != null && state.reported.contains(key);
   }
 
   private static String lastValid(ObjectMetadata object) {
@@ -202,20 +202,38 @@ final class ObjectSync {
     return object.hasFinalizer(Names.FINALIZER) ? "; the finalizer is left as it is" : "; not opted in";
   }
 
-  private void reportInvalidLinks(ObjectMetadata object) {
+  /**
+   * A version an informer delivered (or a freshness LIST found): its invalid owner references are
+   * reported now, and, the first time the object is seen, those of the objects seen before it that
+   * name it as owner (until then the reference could not be judged). A worker reads only the latest
+   * version, and kube-controller-manager's collector removes a reference to an owner in another
+   * namespace within milliseconds: a worker coming after that would never see it. A reference to an
+   * unknown kind is left to the worker (telling needs a discovery request).
+   */
+  void observed(ObjectMetadata object, boolean firstSeen) {
+    reportInvalidLinks(object, false);
+    if (firstSeen) {
+      for (ObjectMetadata dependent : graph.referencing(object.uid())) {
+        reportInvalidLinks(dependent, false);
+      }
+    }
+  }
+
+  private void reportInvalidLinks(ObjectMetadata object, boolean askDiscovery) {
     for (OwnerLink link : object.owners()) {
       LinkValidity validity = graph.validity(object, link);
-      String key = object.uid() + "\n" + link.uid() + "\n" + validity;
-      if (validity == LinkValidity.VALID || reported.contains(key)) {
+      String key = link.uid() + "\n" + validity;
+      if (validity == LinkValidity.VALID || reportedAlready(object.uid(), key)) {
         continue;
       }
-      if (validity == LinkValidity.UNKNOWN_KIND && discovery.serves(link.apiVersion(), link.kind())) {
-        continue; // a kind defined since the last discovery: now known
+      if (validity == LinkValidity.UNKNOWN_KIND
+          && (!askDiscovery || discovery.serves(link.apiVersion(), link.kind()))) {
+        continue; // a kind defined since the last discovery: now known (or asked by the worker)
       }
-      if (reported.add(key)) {
+      if (states.of(object.uid()).reported.add(key)) {
         log.warn("invalid owner reference object={} uid={} owner={}/{} ownerUid={} reason=\"{}\"",
             object.ref(), object.uid(), link.kind(), link.name(), link.uid(), validity.reason());
-        events.warning(object.ref(), "InvalidOwnerReference", "ownerReference to " + link.apiVersion()
+        events.warning(object.ref(), EventReason.InvalidOwnerReference, "ownerReference to " + link.apiVersion()
             + " " + link.kind() + " " + link.name() + " (uid " + link.uid() + ") is not followed: "
             + validity.reason());
       }

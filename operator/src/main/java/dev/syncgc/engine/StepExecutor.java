@@ -40,7 +40,7 @@ final class StepExecutor {
   private final DependentActions dependents;
 
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers,
-      WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls) {
+      WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states) {
     this.api = api;
     this.reporter = reporter;
     this.informers = informers;
@@ -48,7 +48,7 @@ final class StepExecutor {
     this.clock = clock;
     this.recheckInterval = recheckInterval;
     this.calls = calls;
-    this.dependents = new DependentActions(graph, api, reporter, informers);
+    this.dependents = new DependentActions(graph, api, reporter, informers, states);
   }
 
   String lastFailure(String uid) {
@@ -58,12 +58,6 @@ final class StepExecutor {
   /** The graph saw the object being deleted: a DELETE sent to it is no longer pending. */
   void deletionSeen(String uid) {
     dependents.deletionSeen(uid);
-  }
-
-  /** The object is gone: forget what was kept about it. */
-  void forget(String uid) {
-    dependents.forget(uid);
-    reporter.forget(uid);
   }
 
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
@@ -104,8 +98,8 @@ final class StepExecutor {
         if (step instanceof Step.Release release) {
           // never let the owner go on a view that a failed call just proved stale
           return acted == Next.RETRY ? Next.RETRY : release(owner, release.outcome(), release.remaining());
-        } else if (step instanceof Step.ReleaseCycle cycle) {
-          return acted == Next.RETRY ? Next.RETRY : releaseCycle(owner, cycle);
+        } else if (step instanceof Step.ReleaseRing ring) {
+          return acted == Next.RETRY ? Next.RETRY : releaseRing(owner, ring);
         }
         waitFor(owner, (Step.Wait) step);
         return acted;
@@ -128,7 +122,8 @@ final class StepExecutor {
 
   private Result start(ObjectMetadata owner, Step.Start s) {
     Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
-        Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString())));
+        Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString(),
+            Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount()))));
     if (r.ok()) {
       reporter.started(owner, s);
     } else if (!r.gone()) {
@@ -207,8 +202,8 @@ final class StepExecutor {
     return r;
   }
 
-  private Next releaseCycle(ObjectMetadata owner, Step.ReleaseCycle s) {
-    reporter.cycleReleased(owner, s);
+  private Next releaseRing(ObjectMetadata owner, Step.ReleaseRing s) {
+    reporter.ringReleased(owner, s);
     Next next = Next.DONE;
     for (ObjectMetadata member : s.members()) {
       if (member.hasFinalizer(Names.FINALIZER)) {

@@ -16,6 +16,12 @@ import java.util.Set;
 public final class WorkQueue {
   private record Delayed(long readyAtNanos, String key) {}
 
+  /**
+   * For liveness: objects ready that no worker has taken, since when there have been some, and when
+   * a worker last finished one ({@link System#nanoTime()} units).
+   */
+  public record Progress(int waiting, long waitingSinceNanos, long lastDoneNanos) {}
+
   private final ArrayDeque<String> ready = new ArrayDeque<>();
   private final Set<String> dirty = new HashSet<>();
   private final Set<String> processing = new HashSet<>();
@@ -26,6 +32,8 @@ public final class WorkQueue {
   private final Duration baseBackoff;
   private final Duration maxBackoff;
   private boolean shutdown;
+  private long waitingSinceNanos = System.nanoTime();
+  private long lastDoneNanos = waitingSinceNanos;
 
   public WorkQueue(Duration baseBackoff, Duration maxBackoff) {
     this.baseBackoff = baseBackoff;
@@ -37,9 +45,16 @@ public final class WorkQueue {
       return;
     }
     if (!processing.contains(key)) {
-      ready.add(key);
-      notifyAll();
+      addReady(key);
     }
+  }
+
+  private void addReady(String key) {
+    if (ready.isEmpty()) {
+      waitingSinceNanos = System.nanoTime();
+    }
+    ready.add(key);
+    notifyAll();
   }
 
   public synchronized void addAfter(String key, Duration delay) {
@@ -65,7 +80,7 @@ public final class WorkQueue {
   }
 
   /** The key succeeded: its next failure starts from the base backoff again. */
-  public synchronized void forget(String key) {
+  public synchronized void resetBackoff(String key) {
     failures.remove(key);
   }
 
@@ -109,12 +124,17 @@ public final class WorkQueue {
 
   public synchronized void done(String key) {
     processing.remove(key);
+    lastDoneNanos = System.nanoTime();
     if (dirty.contains(key)) {
-      ready.add(key);
-      notifyAll();
+      addReady(key);
     }
   }
 
+  public synchronized Progress progress() {
+    return new Progress(ready.size(), waitingSinceNanos, lastDoneNanos);
+  }
+
+  /** Objects waiting for a worker, not counting those delayed (exported as {@code syncgc_queue_depth}). */
   public synchronized int depth() {
     return ready.size();
   }

@@ -10,15 +10,21 @@ import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
-/** Serves /healthz, /readyz and /metrics for probes and Prometheus. */
+/**
+ * Serves /healthz, /readyz and /metrics for probes and Prometheus. /healthz answers 503 with the
+ * reason when {@link Liveness} finds the operator wedged.
+ */
 public final class HealthServer implements AutoCloseable {
   private final HttpServer server;
 
   public HealthServer(
-      String address, int port, BooleanSupplier live, BooleanSupplier ready, Supplier<String> metrics)
+      String address, int port, Supplier<Liveness.Verdict> live, BooleanSupplier ready, Supplier<String> metrics)
       throws IOException {
     server = HttpServer.create(new InetSocketAddress(address, port), 0);
-    server.createContext("/healthz", ex -> probe(ex, live.getAsBoolean()));
+    server.createContext("/healthz", ex -> {
+      Liveness.Verdict verdict = live.get();
+      respond(ex, verdict.alive() ? 200 : 503, "text/plain", verdict.alive() ? "ok\n" : "not ok: " + verdict.reason() + "\n");
+    });
     server.createContext("/readyz", ex -> probe(ex, ready.getAsBoolean()));
     server.createContext(
         "/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", metrics.get()));

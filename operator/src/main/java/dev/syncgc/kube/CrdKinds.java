@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches CustomResourceDefinitions: every established CRD's kind is tracked (at its storage
- * version), one created later within moments, without a restart; a deleted CRD's kind is dropped.
+ * version), one created later within moments, without a restart; a deleted CRD's kind is dropped
+ * (and its objects leave the graph: the API server deleted them all before the CRD went).
  * A CRD being deleted stays tracked until it is gone: the API server deletes its objects first, and
  * those carrying the syncgc finalizer are collected and released like any other owner (untracking
  * the kind then would leave them, and the CRD, Terminating forever).
@@ -76,10 +77,6 @@ public final class CrdKinds implements AutoCloseable {
   public boolean defines(String groupKind) {
     return informer.getStore().list().stream()
         .anyMatch(crd -> groupKind.equals(crd.getSpec().getGroup() + "/" + crd.getSpec().getNames().getKind()));
-  }
-
-  public boolean synced() {
-    return informer.hasSynced();
   }
 
   @Override

@@ -48,8 +48,8 @@ public final class Discovery {
   private final Clock clock;
   private volatile Map<String, TrackedKind> preferred = Map.of(); // group/kind -> preferred version
   private volatile Map<String, Scope> scopes = Map.of(); // group/kind -> scope
-  private volatile Set<String> deletable = Set.of(); // group/kind served with list, watch and delete
-  private Set<String> deletableByRead = Set.of();
+  private volatile List<TrackedKind> deletable = List.of(); // served now with list, watch and delete
+  private Map<String, Set<String>> deletableByGroupVersion = Map.of(); // last good read of each
   private Map<String, List<TrackedKind>> byGroupVersion = Map.of(); // last good read of each
   private final Map<String, TrackedKind> learned = new HashMap<>(); // from the CRD watch
   private volatile Instant lastRefresh = Instant.EPOCH;
@@ -87,7 +87,7 @@ public final class Discovery {
    */
   public synchronized void refresh() {
     Map<String, List<TrackedKind>> next = new LinkedHashMap<>();
-    Set<String> canDelete = new HashSet<>(deletableByRead); // a group-version not read now keeps what it had
+    Map<String, Set<String>> canDelete = new HashMap<>();
     List<String> preferredVersions = new ArrayList<>();
     read("", "v1", next, canDelete);
     preferredVersions.add("v1");
@@ -116,15 +116,35 @@ public final class Discovery {
       scope.putIfAbsent(gk, k.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
       kinds.putIfAbsent(gk, k);
     });
-    deletableByRead = Set.copyOf(canDelete);
-    deletable = Set.copyOf(canDelete);
+    deletableByGroupVersion = canDelete;
+    deletable = servedDeletable(next, preferredVersions, canDelete);
     preferred = Map.copyOf(kinds);
     scopes = Map.copyOf(scope);
     lastRefresh = clock.instant();
     log.debug("discovery refreshed kinds={}", scopes.size());
   }
 
-  private void read(String group, String version, Map<String, List<TrackedKind>> into, Set<String> canDelete) {
+  /**
+   * The kinds served now (what the API server's discovery says, not what the CRD watch taught) with
+   * list, watch and delete, each at its preferred version.
+   */
+  private static List<TrackedKind> servedDeletable(Map<String, List<TrackedKind>> served, List<String> preferredVersions,
+      Map<String, Set<String>> canDelete) {
+    Map<String, TrackedKind> kinds = new HashMap<>();
+    served.forEach((gv, list) -> {
+      Set<String> can = canDelete.getOrDefault(gv, Set.of());
+      for (TrackedKind k : list) {
+        if (can.contains(k.groupKind()) && !EVENTS.contains(k.groupKind())
+            && (preferredVersions.contains(gv) || !kinds.containsKey(k.groupKind()))) {
+          kinds.put(k.groupKind(), k);
+        }
+      }
+    });
+    return kinds.values().stream().sorted(java.util.Comparator.comparing(TrackedKind::groupKind)).toList();
+  }
+
+  private void read(String group, String version, Map<String, List<TrackedKind>> into,
+      Map<String, Set<String>> canDelete) {
     String gv = group.isEmpty() ? version : group + "/" + version;
     APIResourceList list;
     try {
@@ -135,22 +155,25 @@ public final class Discovery {
           e.getCode(), e.getMessage(), before == null ? 0 : before.size());
       if (before != null) {
         into.put(gv, before);
+        canDelete.put(gv, deletableByGroupVersion.getOrDefault(gv, Set.of()));
       }
       return;
     }
     List<TrackedKind> kinds = new ArrayList<>();
+    Set<String> deletableHere = new HashSet<>();
     if (list != null) {
       for (APIResource r : list.getResources()) {
         if (!r.getName().contains("/")) { // not a subresource
           TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
           kinds.add(k);
           if (r.getVerbs() != null && r.getVerbs().containsAll(DELETABLE_VERBS)) {
-            canDelete.add(k.groupKind());
+            deletableHere.add(k.groupKind());
           }
         }
       }
     }
     into.put(gv, List.copyOf(kinds));
+    canDelete.put(gv, Set.copyOf(deletableHere));
   }
 
   /**
@@ -225,11 +248,7 @@ public final class Discovery {
    * the busiest kind of all).
    */
   public List<TrackedKind> deletableKinds() {
-    Set<String> can = deletable;
-    return preferred.values().stream()
-        .filter(k -> can.contains(k.groupKind()) && !EVENTS.contains(k.groupKind()))
-        .sorted(java.util.Comparator.comparing(TrackedKind::groupKind))
-        .toList();
+    return deletable;
   }
 
   /** The preferred version of a kind named as the flags name it: "ConfigMap" or "apps/Deployment". */

@@ -1,6 +1,7 @@
 package dev.syncgc.kube;
 
 import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.Event;
@@ -55,12 +56,12 @@ public final class EventRecorder implements AutoCloseable {
     this.instance = instance;
   }
 
-  public void normal(ObjectRef on, String reason, String message) {
-    record(on, Type.Normal, reason, message);
+  public void normal(ObjectRef on, EventReason reason, String message) {
+    record(on, Type.Normal, reason.name(), message);
   }
 
-  public void warning(ObjectRef on, String reason, String message) {
-    record(on, Type.Warning, reason, message);
+  public void warning(ObjectRef on, EventReason reason, String message) {
+    record(on, Type.Warning, reason.name(), message);
   }
 
   private void record(ObjectRef on, Type type, String reason, String message) {

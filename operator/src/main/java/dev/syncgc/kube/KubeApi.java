@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
 public final class KubeApi {
   public static final String JSON_PATCH = "application/json-patch+json";
   public static final String MERGE_PATCH = "application/merge-patch+json";
+  /** A list as PartialObjectMetadataList, else (an API that cannot convert) as it is. */
+  private static final String METADATA_ONLY =
+      "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Logger log = LoggerFactory.getLogger(KubeApi.class);
 
@@ -165,24 +168,45 @@ public final class KubeApi {
    * @return the resourceVersion the list was read at
    */
   public long listAll(TrackedKind kind, String namespace, Consumer<GenericKubernetesResource> each) {
+    return listAll(kind, namespace, false, each);
+  }
+
+  /**
+   * As {@link #listAll(TrackedKind, String, Consumer)}, metadata only: the API server sends a
+   * PartialObjectMetadataList (an API that cannot sends the whole objects), so spec, status and data
+   * (of Secrets, say) are never read.
+   */
+  public long listAllMetadata(TrackedKind kind, String namespace, Consumer<GenericKubernetesResource> each) {
+    return listAll(kind, namespace, true, each);
+  }
+
+  private long listAll(TrackedKind kind, String namespace, boolean metadataOnly,
+      Consumer<GenericKubernetesResource> each) {
     String continueToken = null;
     long listedAt = 0;
     do {
-      GenericKubernetesResourceList page = list(kind, namespace, continueToken);
+      GenericKubernetesResourceList page = list(kind, namespace, continueToken, metadataOnly);
       if (listedAt == 0) {
         listedAt = MetadataReader.parseVersion(page.getMetadata().getResourceVersion());
       }
-      page.getItems().forEach(each);
+      if (page.getItems() != null) { // a PartialObjectMetadataList without items has none
+        page.getItems().forEach(each);
+      }
       continueToken = page.getMetadata().getContinue();
     } while (continueToken != null && !continueToken.isEmpty());
     return listedAt;
   }
 
-  private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
+  private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken,
+      boolean metadataOnly) {
     String query = "?limit=500" + (continueToken == null || continueToken.isEmpty() ? ""
         : "&continue=" + URLEncoder.encode(continueToken, StandardCharsets.UTF_8));
     String path = kind.collectionPath(kind.namespaced() ? namespace : null);
-    Result r = send("list", http.newHttpRequestBuilder().uri(base + path + query));
+    HttpRequest.Builder request = http.newHttpRequestBuilder().uri(base + path + query);
+    if (metadataOnly) {
+      request.setHeader("Accept", METADATA_ONLY);
+    }
+    Result r = send("list", request);
     if (!r.ok()) {
       throw new KubernetesClientException(r.message(), r.code(), null);
     }

@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
  * The default set of tracked kinds ({@code --builtin-kinds=*}): every kind the API server serves with
  * list, watch and delete, as the built-in garbage collector watches (its GetDeletableResources),
  * Events left out. Kinds defined by CRDs are left to {@link CrdKinds} (it tracks their storage
- * version). A kind served later (an aggregated API registered) is tracked within one interval; one
- * no longer served is not dropped: a kind that may hold dependents and cannot be listed keeps the
+ * version). A kind served later (an aggregated API registered) is tracked within one interval. A
+ * kind this class tracked is dropped only when a discovery read that succeeded no longer lists it
+ * (its API was removed, or a CRD deleted just after discovery listed it): a group-version that
+ * cannot be read keeps its kinds, so a kind that may hold dependents and cannot be listed keeps the
  * owners waiting and is named, never presumed empty.
  */
 public final class ServedKinds implements AutoCloseable {
@@ -27,6 +29,8 @@ public final class ServedKinds implements AutoCloseable {
   private final Predicate<String> definedByCrd;
   private final Predicate<String> tracked;
   private final Function<TrackedKind, CompletableFuture<Void>> track;
+  private final java.util.function.Consumer<TrackedKind> untrack;
+  private final java.util.Map<String, TrackedKind> mine = new java.util.concurrent.ConcurrentHashMap<>();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "served-kinds");
     t.setDaemon(true);
@@ -37,9 +41,11 @@ public final class ServedKinds implements AutoCloseable {
    * @param definedByCrd whether a group/kind is defined by a CustomResourceDefinition
    * @param tracked whether a group/kind is tracked already
    * @param track starts tracking a kind; completes once its initial list is in the graph
+   * @param untrack stops tracking a kind (its objects leave the graph)
    */
   public ServedKinds(Discovery discovery, Predicate<String> definedByCrd, Predicate<String> tracked,
-      Function<TrackedKind, CompletableFuture<Void>> track) {
+      Function<TrackedKind, CompletableFuture<Void>> track, java.util.function.Consumer<TrackedKind> untrack) {
+    this.untrack = untrack;
     this.discovery = discovery;
     this.definedByCrd = definedByCrd;
     this.tracked = tracked;
@@ -49,9 +55,22 @@ public final class ServedKinds implements AutoCloseable {
   /** Tracks every served deletable kind not tracked yet; the futures complete with their initial lists. */
   public List<CompletableFuture<Void>> trackNew() {
     List<CompletableFuture<Void>> started = new ArrayList<>();
-    for (TrackedKind k : discovery.deletableKinds()) {
+    List<TrackedKind> served = discovery.deletableKinds();
+    for (TrackedKind k : served) {
       if (!tracked.test(k.groupKind()) && !definedByCrd.test(k.groupKind())) {
+        mine.put(k.groupKind(), k);
         started.add(track.apply(k));
+      }
+    }
+    java.util.Set<String> servedNow = new java.util.HashSet<>();
+    served.forEach(k -> servedNow.add(k.groupKind()));
+    for (TrackedKind k : List.copyOf(mine.values())) {
+      if (!servedNow.contains(k.groupKind())) {
+        mine.remove(k.groupKind());
+        if (!definedByCrd.test(k.groupKind())) { // else CrdKinds tracks it now
+          log.info("kind no longer served, stopped tracking kind={}", k);
+          untrack.accept(k);
+        }
       }
     }
     return started;

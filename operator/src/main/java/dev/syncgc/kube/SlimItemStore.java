@@ -142,6 +142,16 @@ final class SlimItemStore implements ItemStore<GenericKubernetesResource> {
     return names == null ? null : expand(namespace, names.get(name));
   }
 
+  /**
+   * Whether the store holds the object with this uid under this namespace (null: cluster-scoped) and
+   * name; not when another object (another uid) now has the name.
+   */
+  boolean holds(String namespace, String name, String uid) {
+    Map<String, Entry> names = byNamespace.get(namespace == null ? CLUSTER : namespace);
+    Entry e = names == null ? null : names.get(name);
+    return e != null && e.uid() != null && e.uid().equals(uid);
+  }
+
   private static String key(String namespace, String name) {
     return namespace.isEmpty() ? name : namespace + "/" + name;
   }

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 public final class SyncgcMetrics {
   private final MeterRegistry registry;
   private final Counter started;
-  private final Counter cycles;
+  private final Counter rings;
   private final Counter invalidAnnotations;
   private final Counter unseenFound;
   private final Timer duration;
@@ -23,8 +23,8 @@ public final class SyncgcMetrics {
     this.registry = registry;
     started = Counter.builder("syncgc.deletions.started")
         .description("Synchronous deletions started").register(registry);
-    cycles = Counter.builder("syncgc.cycles.found")
-        .description("Ownership cycles found and released").register(registry);
+    rings = Counter.builder("syncgc.cycles.found") // SPEC: "cycles found"; a ring in the code
+        .description("Ownership rings (cycles) found and released").register(registry);
     invalidAnnotations = Counter.builder("syncgc.invalid.annotations")
         .description("Invalid syncgc.dev annotations seen").register(registry);
     unseenFound = Counter.builder("syncgc.freshness.unseen.objects")
@@ -43,7 +43,7 @@ public final class SyncgcMetrics {
 
   /** @param oldestAgeSeconds the age of the oldest deletion in progress, 0 when there is none */
   public void gauges(Supplier<Number> inProgress, Supplier<Number> oldestAgeSeconds, Supplier<Number> graphObjects,
-      Supplier<Number> graphReferences) {
+      Supplier<Number> graphReferences, Supplier<Number> unseenOwners, Supplier<Number> queueDepth) {
     Gauge.builder("syncgc.deletions.in.progress", inProgress)
         .description("Owners held by syncgc while their dependents go").register(registry);
     TimeGauge.builder("syncgc.deletions.oldest.age", oldestAgeSeconds, TimeUnit.SECONDS)
@@ -53,6 +53,12 @@ public final class SyncgcMetrics {
         .description("Objects in the dependency graph").register(registry);
     Gauge.builder("syncgc.graph.owner.references", graphReferences)
         .description("Owner references (edges) in the dependency graph").register(registry);
+    Gauge.builder("syncgc.graph.unseen.owners", unseenOwners)
+        .description("Owners named by owner references that the graph has not seen (not created yet, gone,"
+            + " or of a kind not tracked)").register(registry);
+    Gauge.builder("syncgc.queue.depth", queueDepth)
+        .description("Objects waiting for a worker (a growing queue with idle workers means a stuck operator)")
+        .register(registry);
   }
 
   private Counter finishedCounter(Outcome outcome) {
@@ -71,8 +77,8 @@ public final class SyncgcMetrics {
     }
   }
 
-  public void cycleFound() {
-    cycles.increment();
+  public void ringFound() {
+    rings.increment();
   }
 
   public void unseenFound(int count) {

@@ -1,42 +1,82 @@
 package dev.syncgc.release;
 
 import dev.syncgc.core.model.Names;
-import dev.syncgc.kube.CrdKinds;
-import dev.syncgc.kube.Discovery;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
+import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import dev.syncgc.policy.GarbageCollectionPolicy;
+import dev.syncgc.policy.PolicyStore;
+import dev.syncgc.policy.PolicyTranslator;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What runs before syncgc is uninstalled (the chart's pre-delete hook), so that nothing is left
  * stuck in Terminating: the operator is stopped first (else it would put finalizers back), then
- * every object loses the syncgc finalizer. An object already being deleted is handed over to
- * Kubernetes' own foreground deletion first, so its dependents still go before it.
+ * every object loses the syncgc finalizer. Every kind the API server serves with {@code list} is
+ * looked at ({@link ListableKinds}), not only the kinds tracked now: a kind dropped from the tracked
+ * kinds by an upgrade, or refused by narrowed RBAC since, may still carry the finalizer. A kind that
+ * cannot be listed is named and makes the release fail, never skipped silently. An object already
+ * being deleted is handed over according
+ * to its propagation in force ({@link SettingsInForce}, worked out as the operator does, policies
+ * included), so the built-in collector that takes over deletes exactly what syncgc would have:
+ * {@code Orphan} to the API server's orphaning (DELETE with {@code propagationPolicy: Orphan} and a
+ * uid precondition: every dependent survives without the reference), {@code Synchronous} to
+ * Kubernetes' foreground deletion (dependents still go first), and nothing telling or
+ * {@code Background} to background deletion (the finalizer only goes). One that already carries
+ * Kubernetes' {@code orphan} finalizer ({@code kubectl delete --cascade=orphan}) only loses syncgc's.
  */
 public final class FinalizerRelease {
   private static final Logger log = LoggerFactory.getLogger(FinalizerRelease.class);
 
-  /** Counts, for the closing log line and the tests. */
-  public record Summary(int released, int handedOver, int failed) {}
+  /**
+   * Counts, for the closing log line and the tests.
+   *
+   * @param notListed kinds (and group-versions) that could not be listed, with why: their objects may
+   *     still carry the finalizer
+   */
+  public record Summary(int released, int handedOver, int failed, List<String> notListed) {
+    /** Every object carrying the finalizer was found and released. */
+    public boolean complete() {
+      return failed == 0 && notListed.isEmpty();
+    }
+  }
+
+  /** What the release does with an object under deletion, besides removing syncgc's finalizer. */
+  enum Handover {
+    /** Nothing: its deletion goes on in the background, or Kubernetes' orphan finalizer decides already. */
+    NONE,
+    /** DELETE with {@code propagationPolicy: Orphan}: the API server orphans every dependent. */
+    ORPHAN,
+    /** DELETE with {@code propagationPolicy: Foreground}: the dependents go first. */
+    FOREGROUND
+  }
 
   private final KubernetesClient client;
   private final KubeApi api;
-  private final Discovery discovery;
+  private final ListableKinds.Source served;
 
-  public FinalizerRelease(KubernetesClient client, KubeApi api, Discovery discovery) {
+  public FinalizerRelease(KubernetesClient client, KubeApi api) {
     this.client = client;
     this.api = api;
-    this.discovery = discovery;
+    this.served = ListableKinds.of(client);
   }
 
   /** Scales the operator's Deployment to zero and waits until none of its pods is left. */
@@ -59,79 +99,214 @@ public final class FinalizerRelease {
     log.info("operator stopped namespace={} deployment={}", namespace, deployment);
   }
 
-  public Summary releaseAll(List<String> builtinKinds) {
-    List<TrackedKind> kinds = new ArrayList<>();
-    for (String spec : builtinKinds) {
-      discovery.find(spec).ifPresent(kinds::add);
-    }
-    for (var crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
-      CrdKinds.kindOf(crd).ifPresent(kinds::add);
-    }
-    int released = 0;
-    int handedOver = 0;
-    int failed = 0;
-    for (TrackedKind kind : kinds) {
-      for (GenericKubernetesResource object : withFinalizer(kind)) {
-        Outcome outcome = release(kind, object);
-        switch (outcome) {
-          case RELEASED -> released++;
-          case HANDED_OVER -> handedOver++;
-          case FAILED -> failed++;
+  /** Finds every object carrying the syncgc finalizer, of every listable kind, and releases it. */
+  public Summary releaseAll() {
+    ListableKinds.Found found = ListableKinds.read(served);
+    List<String> notListed = new ArrayList<>(found.unreadable());
+    MetadataReader reader = new MetadataReader();
+    Map<String, Held> held = new LinkedHashMap<>();
+    for (TrackedKind kind : found.kinds()) {
+      try {
+        api.listAllMetadata(kind, null, item -> {
+          if (item.getMetadata() != null && item.getMetadata().getUid() != null
+              && item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
+            ObjectMetadata meta = reader.read(kind, item);
+            held.put(meta.uid(), new Held(kind, meta));
+          }
+        });
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 404) {
+          log.info("kind={} is no longer served; none of its objects is left", kind);
+          continue;
+        }
+        notListed.add(ListableKinds.name(kind) + " (" + (e.getCode() == 403 ? "forbidden"
+            : e.getCode() == 0 ? "no answer" : "HTTP " + e.getCode()) + ")");
+        if (e.getCode() == 403) {
+          log.debug("cannot list kind={}: forbidden", kind); // all named in one line at the end
+        } else {
+          log.warn("cannot list kind={} code={} error=\"{}\"", kind, e.getCode(), e.getMessage());
         }
       }
     }
-    Summary summary = new Summary(released, handedOver, failed);
-    log.info("release finished released={} handedOver={} failed={}", released, handedOver, failed);
+    Policies policies = Policies.load(client);
+    Function<ObjectMetadata, SettingsInForce> inForce =
+        SettingsInForce.resolver(policies.store::settingsOf, uid -> held.containsKey(uid) ? held.get(uid).meta : null);
+    int released = 0;
+    int handedOver = 0;
+    int failed = 0;
+    for (Held h : held.values()) {
+      Outcome outcome = release(h.kind, h.meta, inForce, policies);
+      switch (outcome) {
+        case RELEASED -> released++;
+        case HANDED_OVER -> handedOver++;
+        case FAILED -> failed++;
+      }
+    }
+    Summary summary = new Summary(released, handedOver, failed, List.copyOf(notListed));
+    log.info("release finished released={} handedOver={} failed={} kindsNotListed={}", released, handedOver,
+        failed, notListed.size());
+    if (!notListed.isEmpty()) {
+      log.error("release incomplete: could not list {} kind(s): {}; their objects may still carry the finalizer {}"
+          + " and stay stuck in Terminating once syncgc is gone: let the release's identity list (and patch and"
+          + " delete) them, e.g. through the chart's trackedKinds.customResources, or bring the API back, then run"
+          + " the release again", notListed.size(), String.join(", ", notListed), Names.FINALIZER);
+    }
+    if (failed > 0) {
+      log.error("release incomplete: {} object(s) carrying the finalizer {} could not be released (see the"
+          + " warnings above); fix the cause and run the release again", failed, Names.FINALIZER);
+    }
     return summary;
   }
 
+  private record Held(TrackedKind kind, ObjectMetadata meta) {}
+
   private enum Outcome { RELEASED, HANDED_OVER, FAILED }
 
-  private Outcome release(TrackedKind kind, GenericKubernetesResource object) {
-    var ref = new dev.syncgc.core.model.ObjectRef(kind.apiVersion(), kind.kind(),
-        object.getMetadata().getNamespace(), object.getMetadata().getName(), object.getMetadata().getUid());
-    boolean deleting = object.getMetadata().getDeletionTimestamp() != null;
-    if (deleting) {
-      Result r = api.delete(kind, ref, 0, null, "Foreground");
-      if (!r.ok() && !r.gone()) {
+  /**
+   * What an object under deletion is handed over to, from its propagation in force: what the
+   * built-in collector then does must be what syncgc would have done, never more.
+   */
+  static Handover handover(ObjectMetadata object, SettingsInForce settings) {
+    if (object.hasFinalizer(Names.ORPHAN_FINALIZER)) {
+      return Handover.NONE; // kubectl delete --cascade=orphan: the request wins (SPEC step 1)
+    }
+    Propagation propagation = settings.propagation().orElse(Propagation.BACKGROUND);
+    return switch (propagation) {
+      case ORPHAN -> Handover.ORPHAN;
+      case SYNCHRONOUS -> Handover.FOREGROUND;
+      case BACKGROUND -> Handover.NONE; // also when nothing tells: the built-in collector's default
+    };
+  }
+
+  private Outcome release(TrackedKind kind, ObjectMetadata object, Function<ObjectMetadata, SettingsInForce> inForce,
+      Policies policies) {
+    ObjectRef ref = object.ref();
+    if (!object.beingDeleted()) {
+      return removeFinalizer(kind, object, "released") ? Outcome.RELEASED : Outcome.FAILED;
+    }
+    String undecided = policies.undecided(object);
+    if (undecided != null) {
+      log.warn("could not work out the propagation in force of object={} uid={}: {}; left as it is", ref, ref.uid(),
+          undecided);
+      return Outcome.FAILED;
+    }
+    Handover handover = handover(object, inForce.apply(object));
+    String done = switch (handover) {
+      case ORPHAN -> "handed over to the API server's orphaning";
+      case FOREGROUND -> "handed over to foreground deletion";
+      case NONE -> object.hasFinalizer(Names.ORPHAN_FINALIZER) ? "released to the orphan finalizer"
+          : "released to background deletion";
+    };
+    if (handover != Handover.NONE) {
+      Result r = api.delete(kind, ref, 0, null, handover == Handover.ORPHAN ? "Orphan" : "Foreground");
+      if (r.gone() || r.code() == 409) {
+        log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // 409: the uid precondition, another object now
+        return Outcome.HANDED_OVER;
+      }
+      if (!r.ok()) {
         log.warn("could not hand over object={} uid={} error={}", ref, ref.uid(), r.message());
         return Outcome.FAILED;
       }
     }
+    return removeFinalizer(kind, object, done) ? Outcome.HANDED_OVER : Outcome.FAILED;
+  }
+
+  /** Removes syncgc's finalizer with a JSON patch that tests the uid and the entry; true when it is gone. */
+  private boolean removeFinalizer(TrackedKind kind, ObjectMetadata object, String done) {
+    ObjectRef ref = object.ref();
+    List<String> finalizers = object.finalizers();
     for (int attempt = 0; attempt < 5; attempt++) {
-      GenericKubernetesResource current = attempt == 0 ? object
-          : client.genericKubernetesResources(kind.context()).inNamespace(ref.namespace()).withName(ref.name()).get();
-      if (current == null || !ref.uid().equals(current.getMetadata().getUid())) {
-        return deleting ? Outcome.HANDED_OVER : Outcome.RELEASED;
+      if (attempt > 0) {
+        Result current = api.get(kind, ref.namespace(), ref.name());
+        if (current.gone() || (current.ok() && !ref.uid().equals(current.uid()))) {
+          return true;
+        }
+        if (!current.ok()) {
+          log.warn("could not read object={} uid={} error={}", ref, ref.uid(), current.message());
+          return false;
+        }
+        finalizers = current.finalizers();
       }
-      if (!current.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-        return deleting ? Outcome.HANDED_OVER : Outcome.RELEASED;
+      if (!finalizers.contains(Names.FINALIZER)) {
+        return true;
       }
       Result r = api.patch(kind, ref, KubeApi.JSON_PATCH,
-          KubeApi.removeFinalizerPatch(ref.uid(), current.getMetadata().getFinalizers(), Names.FINALIZER));
+          KubeApi.removeFinalizerPatch(ref.uid(), finalizers, Names.FINALIZER));
       if (r.ok() || r.gone()) {
-        log.info("{} object={} uid={}", deleting ? "handed over to foreground deletion" : "released", ref, ref.uid());
-        return deleting ? Outcome.HANDED_OVER : Outcome.RELEASED;
+        log.info("{} object={} uid={}", done, ref, ref.uid());
+        return true;
       }
       if (!r.conflict()) {
         log.warn("could not release object={} uid={} error={}", ref, ref.uid(), r.message());
-        return Outcome.FAILED;
+        return false;
       }
     }
-    return Outcome.FAILED;
+    log.warn("could not release object={} uid={}: it kept changing", ref, ref.uid());
+    return false;
   }
 
-  private List<GenericKubernetesResource> withFinalizer(TrackedKind kind) {
-    List<GenericKubernetesResource> found = new ArrayList<>();
-    try {
-      api.listAll(kind, null, item -> {
-        if (item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-          found.add(item);
+  /**
+   * The GarbageCollectionPolicies in force, read once as {@code kubectl syncgc} reads them, and what
+   * could not be read: an object whose propagation a policy may decide is not guessed at then.
+   */
+  static final class Policies {
+    final PolicyStore store;
+    /** Why the policies could not be read; null when they could (or none can exist: no CRD). */
+    private final String unreadable;
+    private final Map<String, String> namespacesUnread = new HashMap<>();
+
+    private Policies(KubernetesClient client) {
+      Map<String, Map<String, String>> labels = new HashMap<>();
+      store = new PolicyStore(ns -> labels.computeIfAbsent(ns, n -> labels(client, n)), List::of, () -> { });
+      String why = null;
+      try {
+        for (GarbageCollectionPolicy p : client.resources(GarbageCollectionPolicy.class).list().getItems()) {
+          try {
+            store.put(PolicyTranslator.translate(p));
+          } catch (PolicyTranslator.InvalidPolicy invalid) {
+            // the operator does not use an invalid policy either
+          }
         }
-      });
-    } catch (KubernetesClientException e) {
-      log.warn("cannot list kind={} code={}; its objects are not released", kind, e.getCode());
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) { // 404: the policy CRD is not installed, so no policy exists
+          why = "GarbageCollectionPolicies could not be listed (" + (e.getCode() == 403 ? "forbidden"
+              : "HTTP " + e.getCode()) + ")";
+        }
+      }
+      unreadable = why;
     }
-    return found;
+
+    static Policies load(KubernetesClient client) {
+      return new Policies(client);
+    }
+
+    private Map<String, String> labels(KubernetesClient client, String namespace) {
+      try {
+        Namespace ns = client.namespaces().withName(namespace).get();
+        return ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+      } catch (KubernetesClientException e) {
+        namespacesUnread.put(namespace, "the labels of namespace " + namespace + " could not be read (HTTP "
+            + e.getCode() + ")");
+        return Map.of();
+      }
+    }
+
+    /**
+     * Why the propagation in force of the object cannot be worked out (a policy may decide it, and
+     * the policies or its namespace's labels could not be read), or null.
+     */
+    String undecided(ObjectMetadata object) {
+      DeletionSettings own = DeletionSettings.fromAnnotations(object.annotations());
+      boolean ownPropagation = own.propagation().isPresent()
+          && own.invalid().stream().noneMatch(i -> i.annotation().equals(Names.PROPAGATION));
+      if (ownPropagation) {
+        return null;
+      }
+      if (unreadable != null) {
+        return unreadable;
+      }
+      store.settingsOf(object); // reads the namespace's labels if a policy selects by them
+      return object.ref().namespaced() ? namespacesUnread.get(object.ref().namespace()) : null;
+    }
   }
 }

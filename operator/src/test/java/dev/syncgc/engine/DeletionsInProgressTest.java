@@ -18,7 +18,7 @@ class DeletionsInProgressTest {
 
   @Test
   void noneInProgressIsZero() {
-    DeletionsInProgress inProgress = new DeletionsInProgress(graphOf()::get, clock);
+    DeletionsInProgress inProgress = new DeletionsInProgress(new ObjectStates(), graphOf()::get, clock);
     clock.advance(Duration.ofHours(1));
     assertEquals(0, inProgress.count());
     assertEquals(0.0, inProgress.oldestAgeSeconds());
@@ -29,7 +29,7 @@ class DeletionsInProgressTest {
     DependencyGraph graph = graphOf(
         obj("old").deletedAt(DELETED_AT).syncFinalizer().build(),
         obj("new").deletedAt(DELETED_AT.plusSeconds(600)).syncFinalizer().build());
-    DeletionsInProgress inProgress = new DeletionsInProgress(graph::get, clock);
+    DeletionsInProgress inProgress = new DeletionsInProgress(new ObjectStates(), graph::get, clock);
     inProgress.add("new");
     inProgress.add("old");
     clock.set(DELETED_AT.plus(Duration.ofMinutes(31).plusMillis(250)));
@@ -44,7 +44,7 @@ class DeletionsInProgressTest {
   void aStreamOfShortDeletionsStaysYoung() {
     // an owner always in progress, but each one only for a minute: the count never drops to 0
     DependencyGraph graph = graphOf();
-    DeletionsInProgress inProgress = new DeletionsInProgress(graph::get, clock);
+    DeletionsInProgress inProgress = new DeletionsInProgress(new ObjectStates(), graph::get, clock);
     for (int i = 0; i < 60; i++) {
       String uid = "owner-" + i;
       graph.upsert(obj(uid).deletedAt(clock.instant()).syncFinalizer().build());
@@ -65,7 +65,7 @@ class DeletionsInProgressTest {
     DependencyGraph graph = graphOf(
         obj("old").deletedAt(DELETED_AT).syncFinalizer().build(),
         obj("new").deletedAt(DELETED_AT.plusSeconds(600)).syncFinalizer().build());
-    DeletionsInProgress inProgress = new DeletionsInProgress(graph::get, clock);
+    DeletionsInProgress inProgress = new DeletionsInProgress(new ObjectStates(), graph::get, clock);
     inProgress.add("old");
     inProgress.add("new");
     clock.set(DELETED_AT.plusSeconds(3600));
@@ -81,7 +81,7 @@ class DeletionsInProgressTest {
     DependencyGraph graph = graphOf(
         obj("alive").syncFinalizer().build(),
         obj("deleting").deletedAt(DELETED_AT.plusSeconds(100)).syncFinalizer().build());
-    DeletionsInProgress inProgress = new DeletionsInProgress(graph::get, clock);
+    DeletionsInProgress inProgress = new DeletionsInProgress(new ObjectStates(), graph::get, clock);
     inProgress.add("gone");
     inProgress.add("alive");
     inProgress.add("deleting");
@@ -95,7 +95,7 @@ class DeletionsInProgressTest {
     // a Pod's deletionTimestamp is the end of its grace period; or the API server's clock runs ahead
     DependencyGraph graph = graphOf(obj("pod").deletedAt(DELETED_AT.plusSeconds(30)).gracePeriod(30)
         .syncFinalizer().build());
-    DeletionsInProgress inProgress = new DeletionsInProgress(graph::get, clock);
+    DeletionsInProgress inProgress = new DeletionsInProgress(new ObjectStates(), graph::get, clock);
     inProgress.add("pod");
 
     assertEquals(0.0, inProgress.oldestAgeSeconds());

@@ -116,7 +116,7 @@ class WorkQueueTest {
       assertTrue(waitedMillis >= base, "failure " + failure + " waited " + waitedMillis + " ms, not " + base);
       queue.done("a");
     }
-    queue.forget("a");
+    queue.resetBackoff("a");
     queue.addWithBackoff("a"); // 40 ms again; had forget not reset it, 320 ms
     queue.addAfter("other", Duration.ofMillis(150));
     assertEquals("a", takeWithin(Duration.ofSeconds(10)), "after forget the backoff starts from 40 ms");
@@ -189,5 +189,35 @@ class WorkQueueTest {
     for (Future<?> f : workers) {
       f.get(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** What liveness reads: how many wait, since when, and when a worker last finished one. */
+  @Test
+  void progressTellsHowManyWaitSinceWhenAndWhenAWorkerLastFinished() throws Exception {
+    WorkQueue.Progress start = queue.progress();
+    assertEquals(0, start.waiting());
+
+    long beforeAdd = System.nanoTime();
+    queue.add("a");
+    queue.add("b");
+    WorkQueue.Progress waiting = queue.progress();
+    assertEquals(2, waiting.waiting());
+    assertTrue(waiting.waitingSinceNanos() - beforeAdd >= 0, "timed from the first add to an empty queue");
+    assertEquals(start.lastDoneNanos(), waiting.lastDoneNanos(), "nothing finished yet");
+
+    String key = queue.take();
+    assertEquals(1, queue.progress().waiting(), "a key taken no longer waits");
+    assertEquals(waiting.waitingSinceNanos(), queue.progress().waitingSinceNanos(),
+        "still non-empty: still waiting since the first add");
+    long beforeDone = System.nanoTime();
+    queue.done(key);
+    assertTrue(queue.progress().lastDoneNanos() - beforeDone >= 0, "done is progress");
+
+    queue.done(queue.take());
+    assertEquals(0, queue.progress().waiting());
+    long beforeNext = System.nanoTime();
+    queue.add("c");
+    assertTrue(queue.progress().waitingSinceNanos() - beforeNext >= 0,
+        "waiting counted afresh once the queue had emptied");
   }
 }

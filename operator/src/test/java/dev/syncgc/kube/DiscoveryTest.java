@@ -37,7 +37,8 @@ class DiscoveryTest {
         throw new KubernetesClientException("service unavailable", 503, null);
       }
       if (groupVersion.equals("v1")) {
-        return new APIResourceListBuilder().addToResources(resource("configmaps", "ConfigMap", true)).build();
+        return new APIResourceListBuilder().addToResources(resource("configmaps", "ConfigMap", true),
+            resource("events", "Event", true), deletableOnlyByCreate("bindings", "Binding")).build();
       }
       return new APIResourceListBuilder().addToResources(resource("gadgets", "Gadget", false),
           resource("gadgets/status", "Gadget", false)).build();
@@ -45,7 +46,41 @@ class DiscoveryTest {
   }, Duration.ofHours(1), Clock.systemUTC());
 
   private static io.fabric8.kubernetes.api.model.APIResource resource(String name, String kind, boolean namespaced) {
-    return new APIResourceBuilder().withName(name).withKind(kind).withNamespaced(namespaced).build();
+    return new APIResourceBuilder().withName(name).withKind(kind).withNamespaced(namespaced)
+        .withVerbs("get", "list", "watch", "create", "delete", "patch").build();
+  }
+
+  private static io.fabric8.kubernetes.api.model.APIResource deletableOnlyByCreate(String name, String kind) {
+    return new APIResourceBuilder().withName(name).withKind(kind).withNamespaced(true).withVerbs("create").build();
+  }
+
+  private List<String> deletable() {
+    return discovery.deletableKinds().stream().map(TrackedKind::groupKind).toList();
+  }
+
+  @Test
+  void everyKindServedWithListWatchAndDeleteIsDeletableEventsAndSubresourcesLeftOut() {
+    discovery.refresh();
+    assertEquals(List.of("/ConfigMap", "example.dev/Gadget"), deletable());
+  }
+
+  @Test
+  void aDeletableKindStaysWhileItsGroupVersionCannotBeReadAndGoesWithItsGroup() {
+    discovery.refresh();
+    failing.add("example.dev/v1");
+    discovery.refresh();
+    assertEquals(List.of("/ConfigMap", "example.dev/Gadget"), deletable(), "a failing read keeps it");
+    failing.clear();
+    served.clear();
+    discovery.refresh();
+    assertEquals(List.of("/ConfigMap"), deletable(), "a read that succeeded no longer lists it");
+  }
+
+  @Test
+  void aKindLearnedFromTheCrdWatchIsNotServedUntilDiscoveryListsIt() {
+    discovery.refresh();
+    discovery.learn(new TrackedKind("late.dev", "v1", "Widget", "widgets", true));
+    assertTrue(deletable().stream().noneMatch(k -> k.startsWith("late.dev")), deletable().toString());
   }
 
   @Test

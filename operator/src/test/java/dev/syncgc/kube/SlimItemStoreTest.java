@@ -1,8 +1,10 @@
 package dev.syncgc.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -86,5 +88,20 @@ class SlimItemStoreTest {
     store.remove("gone/a");
     put(item("gone", "b", "u2", "2"));
     assertEquals(Set.of("gone/b"), store.keySet().collect(Collectors.toSet()));
+  }
+
+  @Test
+  void holdsTheObjectWithThisUidUnderItsNameOnly() {
+    put(item("ns", "w", "u1", "1"));
+    put(item(null, "c", "u2", "2"));
+    assertTrue(store.holds("ns", "w", "u1"));
+    assertTrue(store.holds(null, "c", "u2"));
+    assertFalse(store.holds("ns", "w", "other"), "another object under the name: the one asked about is gone");
+    assertFalse(store.holds("ns", "x", "u1"));
+    assertFalse(store.holds("other", "w", "u1"));
+    put(item("ns", "w", "u3", "3")); // recreated under the name (a relist)
+    assertFalse(store.holds("ns", "w", "u1"));
+    store.remove("ns/w");
+    assertFalse(store.holds("ns", "w", "u3"));
   }
 }

@@ -13,7 +13,7 @@ class SyncgcMetricsTest {
   void theOldestDeletionsAgeIsExportedInSecondsUnderItsPrometheusName() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     AtomicReference<Number> age = new AtomicReference<>(0.0);
-    new SyncgcMetrics(registry).gauges(() -> 2, age::get, () -> 10, () -> 9);
+    new SyncgcMetrics(registry).gauges(() -> 2, age::get, () -> 10, () -> 9, () -> 3, () -> 4);
 
     String scrape = registry.scrape();
     assertTrue(scrape.contains("\nsyncgc_deletions_oldest_age_seconds 0.0\n"), scrape);
@@ -22,5 +22,15 @@ class SyncgcMetricsTest {
     scrape = registry.scrape();
     assertTrue(scrape.contains("\nsyncgc_deletions_oldest_age_seconds 1860.25\n"), scrape);
     assertTrue(scrape.contains("# TYPE syncgc_deletions_oldest_age_seconds gauge"), scrape);
+  }
+
+  @Test
+  void theQueueDepthAndTheUnseenOwnersAreExported() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new SyncgcMetrics(registry).gauges(() -> 2, () -> 0, () -> 10, () -> 9, () -> 3, () -> 4);
+
+    String scrape = registry.scrape();
+    assertTrue(scrape.contains("\nsyncgc_graph_unseen_owners 3.0\n"), scrape);
+    assertTrue(scrape.contains("\nsyncgc_queue_depth 4.0\n"), scrape);
   }
 }

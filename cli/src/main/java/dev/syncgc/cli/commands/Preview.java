@@ -75,7 +75,7 @@ public final class Preview {
           public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {
             for (Step s : steps) {
               p.requests += s instanceof Step.DeleteDependent d ? (d.finalizeFirst() ? 3 : 1)
-                  : s instanceof Step.ReleaseCycle c ? c.members().size() : 1;
+                  : s instanceof Step.ReleaseRing c ? c.members().size() : 1;
             }
           }
 

@@ -8,7 +8,6 @@ import dev.syncgc.cli.render.TreeView;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
-import io.fabric8.kubernetes.api.model.Event;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,8 +15,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -25,8 +22,6 @@ import picocli.CommandLine.Option;
     description = "The operator's health and leader, its graph size, and every deletion in progress (oldest first)"
         + " with the dependents it still waits for.")
 public final class StatusCommand extends ClusterCommand {
-  private static final Pattern STARTED = Pattern.compile("Deleting (\\d+) dependent");
-
   @Option(names = "--operator-namespace", description = "Where the operator's Pods run (default: found by label).")
   String operatorNamespace;
 
@@ -48,7 +43,7 @@ public final class StatusCommand extends ClusterCommand {
       r.put("deadline", o.annotation(Names.DEADLINE));
       r.put("cascadedFrom", o.annotation(Names.CASCADED_FROM));
       if (o.annotation(Names.CASCADED_FROM) == null) {
-        r.put("dependentsAtStart", atStart(cluster, o));
+        r.put("dependentsAtStart", atStart(o));
       }
       rows.add(r);
     }
@@ -76,19 +71,13 @@ public final class StatusCommand extends ClusterCommand {
     }
   }
 
-  /** The count in the owner's SynchronousDeletionStarted Event ("Deleting N dependents ..."), if it can be read. */
-  private static Integer atStart(Cluster cluster, ObjectMetadata owner) {
+  /** How many dependents the owner had when its deletion started, as the operator recorded it. */
+  private static Integer atStart(ObjectMetadata owner) {
     try {
-      for (Event e : cluster.client.v1().events().inAnyNamespace().withField("involvedObject.uid", owner.uid())
-          .list().getItems()) {
-        Matcher m = STARTED.matcher(e.getMessage() == null ? "" : e.getMessage());
-        if ("SynchronousDeletionStarted".equals(e.getReason()) && m.find()) {
-          return Integer.parseInt(m.group(1));
-        }
-      }
-    } catch (RuntimeException e) {
-      // no right to read Events: the count at the start is not shown
+      String count = owner.annotation(Names.DEPENDENTS_AT_START);
+      return count == null ? null : Integer.valueOf(count);
+    } catch (NumberFormatException e) {
+      return null;
     }
-    return null;
   }
 }

@@ -73,7 +73,7 @@ final class Why {
         parts.add("nothing left to wait for: it lets the object go (" + release.outcome().label() + ")");
       } else if (step instanceof Step.TimedOut) {
         parts.add("the deadline has passed (" + Names.ON_TIMEOUT + ": Keep): kept until its dependents are gone");
-      } else if (step instanceof Step.ReleaseCycle ring) {
+      } else if (step instanceof Step.ReleaseRing ring) {
         parts.add("releasing a ring as a unit: " + String.join(" -> ", ring.path().stream().map(Notes::name).toList()));
       }
     }

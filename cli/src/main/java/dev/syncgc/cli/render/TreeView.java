@@ -74,10 +74,10 @@ public final class TreeView {
   private Node below(ObjectMetadata o, List<ObjectMetadata> path) {
     int onPath = indexOf(path, o.uid());
     if (onPath >= 0) {
-      List<String> cycle = new ArrayList<>();
-      path.subList(onPath, path.size()).forEach(p -> cycle.add(name(p)));
-      cycle.add(name(o));
-      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle: " + String.join(" -> ", cycle), List.of());
+      List<String> ring = new ArrayList<>();
+      path.subList(onPath, path.size()).forEach(p -> ring.add(name(p)));
+      ring.add(name(o));
+      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle: " + String.join(" -> ", ring), List.of());
     }
     if (!shown.add(o.uid())) {
       return new Node(o, state(o), age(o), waveOf.apply(o), "shown above: it has several owners here", List.of());

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class TreeViewTest {
   @Test
-  void aDiamondIsShownOnceAndACycleIsMarkedWithItsPath() {
+  void aDiamondIsShownOnceAndARingIsMarkedWithItsPath() {
     Objects o = new Objects();
     ObjectMetadata r = o.add("r");
     o.add("a", "r");

@@ -1,7 +1,5 @@
 package dev.syncgc.e2e.soak;
 
-import static org.awaitility.Awaitility.await;
-
 import dev.syncgc.e2e.soak.Faults.Fault;
 import dev.syncgc.e2e.support.Metrics;
 import dev.syncgc.e2e.support.Namespaces;
@@ -41,6 +39,13 @@ final class Soak {
     }
   }
 
+  /**
+   * How long the soak waits for a replica to hold the Lease: a SIGKILLed leader's Lease runs out
+   * after 15 s, the other replica takes it within its 2 s retry period, and a kube-apiserver
+   * restart of the last round may delay that by its ~20 s.
+   */
+  static final Duration LEADER_DEADLINE = Duration.ofMinutes(2);
+
   private final Settings settings;
   private final KubernetesClient client;
   private final PrintStream log;
@@ -64,7 +69,7 @@ final class Soak {
         EtcdDeletions etcd = new EtcdDeletions("http://127.0.0.1:" + env("SYNCGC_ETCD_PORT", "23790"));
         Holds holds = new Holds(objects);
         Faults faults = new Faults(client, operators)) {
-      await("a leading replica").atMost(Duration.ofSeconds(60)).until(() -> operators.leader().isPresent());
+      log.println("[soak] start: " + operators.awaitLeader(LEADER_DEADLINE).line());
       Heap heap = new Heap();
       AuditLog audit = new AuditLog(auditLogPath(), SoakOperators.USER);
       String prefix = "soak-" + Namespaces.randomSuffix(4);
@@ -107,7 +112,13 @@ final class Soak {
           break;
         }
       }
-      OperatorProcess leader = operators.leader().orElseThrow();
+      // The last round's fault may have SIGKILLed the leader: its Lease names a dead process until
+      // it runs out, and only then does the other replica lead.
+      SoakOperators.Leadership leadership = operators.awaitLeader(LEADER_DEADLINE);
+      log.println("[soak] end: " + leadership.line());
+      report.leaderAtEnd = leadership.line();
+      report.leaderGaps = operators.gaps();
+      OperatorProcess leader = leadership.leader();
       report.graph = GraphCheck.check(client, leader);
       if (report.graph != null) {
         report.violations.add("seed " + settings.seed() + ", end: the graph differs from a LIST: " + report.graph);

@@ -42,6 +42,10 @@ final class SoakOperators implements AutoCloseable {
   /** Metrics text of each replica's earlier lives (scraped before each kill), for the report. */
   private final List<String> earlierLives = new ArrayList<>();
   private final List<String> exits = new ArrayList<>();
+  /** When the leader was last SIGKILLed, if no leader has been seen since (System.nanoTime()). */
+  private Long leaderlessSince;
+  private String leaderKilled;
+  private final List<Gap> gaps = new ArrayList<>();
   private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "soak-supervisor");
     t.setDaemon(true);
@@ -70,11 +74,93 @@ final class SoakOperators implements AutoCloseable {
     supervisor.scheduleWithFixedDelay(this::supervise, 1, 1, TimeUnit.SECONDS);
   }
 
-  /** The replica holding the Lease now, if one does. */
+  /**
+   * The replica holding the Lease now, if one does. A SIGKILLed leader's Lease names a dead process
+   * until it runs out (15 s) and the other replica takes it: until then no replica leads.
+   */
   Optional<OperatorProcess> leader() {
     Lease lease = client.leases().inNamespace(NAMESPACE).withName(LEASE).get();
     String holder = lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
-    return replicas.stream().filter(r -> r.isAlive() && r.leaderElectionIdentity().equals(holder)).findFirst();
+    Optional<OperatorProcess> leader =
+        replicas.stream().filter(r -> r.isAlive() && r.leaderElectionIdentity().equals(holder)).findFirst();
+    leader.ifPresent(this::leaderSeen);
+    return leader;
+  }
+
+  /** A time without a leader: from a SIGKILL of the leader until a replica was seen holding the Lease. */
+  record Gap(String after, Duration length, String newLeader) {
+    String line() {
+      return "no replica held the Lease for " + length.toMillis() + " ms after the SIGKILL of " + after + " (then "
+          + newLeader + ")";
+    }
+  }
+
+  /** A leader, how long this call waited for it, and the last time without one. */
+  record Leadership(OperatorProcess leader, Duration waited, Optional<Gap> lastGap) {
+    String line() {
+      return "leader " + leader.logFile().getFileName() + " after waiting " + waited.toMillis() + " ms; "
+          + lastGap.map(Gap::line).orElse("no leader SIGKILLed before");
+    }
+  }
+
+  /**
+   * Waits up to {@code deadline} for a replica to hold the Lease (after a SIGKILL of the leader its
+   * Lease must run out first); an {@link AssertionError} with every replica's log tail if none does.
+   */
+  Leadership awaitLeader(Duration deadline) throws InterruptedException {
+    long start = System.nanoTime();
+    while (true) {
+      Optional<OperatorProcess> leader;
+      try {
+        leader = leader();
+      } catch (RuntimeException e) { // kube-apiserver restarting: asked again
+        leader = Optional.empty();
+      }
+      long now = System.nanoTime();
+      if (leader.isPresent()) {
+        synchronized (this) {
+          return new Leadership(leader.get(), Duration.ofNanos(now - start),
+              gaps.isEmpty() ? Optional.empty() : Optional.of(gaps.get(gaps.size() - 1)));
+        }
+      }
+      if (now - start > deadline.toNanos()) {
+        StringBuilder why = new StringBuilder("no replica held the Lease " + NAMESPACE + "/" + LEASE + " within "
+            + deadline);
+        synchronized (this) {
+          if (leaderlessSince != null) {
+            why.append(" (").append(Duration.ofNanos(now - leaderlessSince).toMillis()).append(" ms since the SIGKILL of ")
+                .append(leaderKilled).append(')');
+          }
+        }
+        why.append(':');
+        for (OperatorProcess r : replicas) {
+          why.append("\n--- ").append(r.logFile()).append(r.isAlive() ? " (alive)" : " (not running)").append('\n')
+              .append(Logs.tail(r.logFile(), 30));
+        }
+        throw new AssertionError(why.toString());
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Every time without a leader so far, in order. */
+  synchronized List<Gap> gaps() {
+    return List.copyOf(gaps);
+  }
+
+  private synchronized void leaderKilled(String what) {
+    leaderlessSince = System.nanoTime();
+    leaderKilled = what;
+  }
+
+  private synchronized void leaderSeen(OperatorProcess leader) {
+    if (leaderlessSince != null) {
+      Gap gap = new Gap(leaderKilled, Duration.ofNanos(System.nanoTime() - leaderlessSince),
+          leader.logFile().getFileName().toString());
+      gaps.add(gap);
+      leaderlessSince = null;
+      System.out.println("[soak] " + gap.line());
+    }
   }
 
   /**
@@ -82,7 +168,11 @@ final class SoakOperators implements AutoCloseable {
    * Deployment's Pod would be; returns the pid killed.
    */
   synchronized long killLeader() {
-    OperatorProcess victim = leader().orElse(replicas.get(0));
+    Optional<OperatorProcess> leader = leader();
+    OperatorProcess victim = leader.orElse(replicas.get(0));
+    if (leader.isPresent()) {
+      leaderKilled("the leader (pid " + victim.pid() + ")");
+    }
     try {
       earlierLives.add(victim.metrics());
     } catch (RuntimeException e) {
@@ -97,6 +187,7 @@ final class SoakOperators implements AutoCloseable {
   /** SIGKILL of every replica, each started again at once; returns the pids killed. */
   synchronized List<Long> killAll() {
     List<Long> pids = new ArrayList<>();
+    leaderKilled("every replica");
     for (OperatorProcess r : replicas) {
       try {
         earlierLives.add(r.metrics());
@@ -126,6 +217,13 @@ final class SoakOperators implements AutoCloseable {
       } catch (RuntimeException e) {
         // a failed start is tried again on the next tick: an exception must not end the supervision
         System.out.println("[soak] replica " + r.logFile().getFileName() + " could not be started: " + e);
+      }
+    }
+    if (leaderlessSince != null) {
+      try {
+        leader(); // ends the time without a leader, to the second, when one holds the Lease
+      } catch (RuntimeException e) {
+        // kube-apiserver restarting: asked again on the next tick
       }
     }
   }

@@ -34,6 +34,10 @@ final class SoakReport {
   /** Replicas that exited on their own (lost Lease) and were started again. */
   int exits;
   String graph = "not checked";
+  /** Who led when the graph was checked, and how long no replica held the Lease before. */
+  String leaderAtEnd = "-";
+  /** Each time without a leader after a SIGKILL of it, as the soak saw it (polled every second). */
+  List<SoakOperators.Gap> leaderGaps = List.of();
   String command = "";
 
   SoakReport(long seed) {
@@ -110,6 +114,10 @@ final class SoakReport {
         .append(row("etcd watch reconnects", Integer.toString(etcdReconnects)))
         .append(row("versions of the soak's objects decoded from etcd's watch (for the order checks)",
             Long.toString(etcdVersions)))
+        .append(row("times without a leader after a SIGKILL of it (seen within ~1 s)", leaderGaps.isEmpty() ? "-"
+            : leaderGaps.size() + ", longest " + leaderGaps.stream().mapToLong(g -> g.length().toMillis()).max()
+                .getAsLong() + " ms"))
+        .append(row("leader at the end (awaited, at most " + Soak.LEADER_DEADLINE.toSeconds() + " s)", leaderAtEnd))
         .append(row("the leader's graph vs a fresh LIST at the end, by identity (every uid and the owner uids it"
             + " names; the graph read from a heap dump of the leader)", graph == null ? "equal" : graph))
         .append(row("owners with a " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline judged (nothing Terminating"

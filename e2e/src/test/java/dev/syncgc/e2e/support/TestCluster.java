@@ -23,7 +23,14 @@ public final class TestCluster {
   private static final String KWOK_NODE = "kwok-node-0";
   private static TestCluster instance;
 
+  /**
+   * {@code 1}: the run is meant for a kube-controller-manager without its garbage collector
+   * ({@code make e2e-nogc}), so that what a test sees deleted was deleted by syncgc.
+   */
+  public static final String NO_KCM_GC = "SYNCGC_E2E_NO_KCM_GC";
+
   private final boolean local;
+  private Boolean builtInCollector;
   private final Path kubeconfig;
   private final Path toolsDir; // null: look kubectl and helm up on PATH
   private final KubernetesClient client;
@@ -53,6 +60,9 @@ public final class TestCluster {
   public static synchronized TestCluster get() {
     if (instance == null) {
       instance = start();
+      if (setting(NO_KCM_GC) != null) {
+        instance.builtInCollector(); // a run meant without the collector checks it at once
+      }
     }
     return instance;
   }
@@ -68,6 +78,37 @@ public final class TestCluster {
   /** True when the cluster is the local one of {@code e2e/cluster.sh} (KWOK node, no kubelet). */
   public boolean isLocal() {
     return local;
+  }
+
+  /**
+   * Whether kube-controller-manager runs its garbage collector. On the local control plane its
+   * {@code /healthz?verbose}, which lists the controllers it runs, says ({@code e2e/cluster.sh
+   * builtin-gc}), and it must agree with {@link #NO_KCM_GC}: a run meant to show syncgc's own cascade
+   * proves nothing beside a collector that does the work, and one meant with the collector fails
+   * where it is missing. Elsewhere (kind) the setting alone says; unset means it runs.
+   */
+  public synchronized boolean builtInCollector() {
+    if (builtInCollector == null) {
+      boolean meantOff = "1".equals(setting(NO_KCM_GC));
+      boolean on = !meantOff;
+      if (local) {
+        Path log = targetDir().resolve("cluster-builtin-gc.log");
+        List<String> said = run(List.of("bash", repoRoot().resolve("e2e").resolve("cluster.sh").toString(),
+            "builtin-gc"), log, 1);
+        on = said.contains("on");
+        if (on == meantOff) {
+          throw new IllegalStateException("kube-controller-manager of the local control plane runs "
+              + (on ? "with" : "without") + " its garbage collector, but " + NO_KCM_GC + " is "
+              + (meantOff ? "1" : "not set") + (meantOff ? ": start it with SYNCGC_KCM_CONTROLLERS leaving out"
+              + " garbage-collector-controller (make e2e-nogc does)" : ": unset SYNCGC_KCM_CONTROLLERS, or set "
+              + NO_KCM_GC + "=1 and run the tests of e2e/nogc/tests.txt only"));
+        }
+      }
+      builtInCollector = on;
+      System.out.println("[cluster] kube-controller-manager " + (on ? "runs" : "does not run")
+          + " its garbage collector" + (local ? " (its /healthz?verbose)" : " (" + NO_KCM_GC + ")"));
+    }
+    return builtInCollector;
   }
 
   public String kubectl() {

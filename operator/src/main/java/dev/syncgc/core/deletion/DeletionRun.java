@@ -142,10 +142,10 @@ public final class DeletionRun {
       orphan(ownerUid);
     } else if (step instanceof Step.Release) {
       unfinalize(ownerUid);
-    } else if (step instanceof Step.ReleaseCycle cycle) {
-      listener.ringReleased(cycle.path());
-      unit = cycle.members().stream().map(ObjectMetadata::uid).collect(Collectors.toSet());
-      cycle.members().forEach(m -> unfinalize(m.uid()));
+    } else if (step instanceof Step.ReleaseRing ring) {
+      listener.ringReleased(ring.path());
+      unit = ring.members().stream().map(ObjectMetadata::uid).collect(Collectors.toSet());
+      ring.members().forEach(m -> unfinalize(m.uid()));
       unit = Set.of();
     }
   }

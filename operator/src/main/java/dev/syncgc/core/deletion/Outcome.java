@@ -2,7 +2,7 @@ package dev.syncgc.core.deletion;
 
 /** How a deletion that syncgc held ended; the label of the deletions-finished metric. */
 public enum Outcome {
-  /** Every dependent is gone (or a cycle was released as a unit). */
+  /** Every dependent is gone (or a ring was released as a unit). */
   COMPLETED("completed"),
   /** The deadline expired first; the remaining dependents go on in the background. */
   TIMED_OUT("timed_out"),

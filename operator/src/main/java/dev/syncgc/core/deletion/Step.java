@@ -34,8 +34,8 @@ public sealed interface Step {
   /** Let the owner go: remove the syncgc finalizer. */
   record Release(Outcome outcome, List<Blocker> remaining) implements Step {}
 
-  /** Let every member of a cycle go at once; {@code path} is the cycle, first member repeated last. */
-  record ReleaseCycle(List<ObjectMetadata> members, List<ObjectRef> path) implements Step {}
+  /** Let every member of a ring go at once; {@code path} is a closed path through it, first member repeated last. */
+  record ReleaseRing(List<ObjectMetadata> members, List<ObjectRef> path) implements Step {}
 
   /**
    * The deadline passed and the owner is kept ({@code syncgc.dev/on-timeout: Keep}): report it once

@@ -121,9 +121,9 @@ final class SynchronousPlan {
       }
     }
     if (!acted) {
-      Optional<Step.ReleaseCycle> cycle = CycleRelease.of(graph, owner);
-      if (cycle.isPresent()) {
-        steps.add(cycle.get());
+      Optional<Step.ReleaseRing> ring = RingRelease.of(graph, owner);
+      if (ring.isPresent()) {
+        steps.add(ring.get());
         return steps;
       }
     }

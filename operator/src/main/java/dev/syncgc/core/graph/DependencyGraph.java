@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The owner/dependent graph of every tracked object, keyed by uid. Objects only name their owners;
@@ -172,6 +173,33 @@ public final class DependencyGraph {
     return owners;
   }
 
+  /**
+   * What {@link #removeIf} took out of the graph.
+   *
+   * @param uids the objects removed
+   * @param owners the owners they named: they may be waiting for them
+   */
+  public record Removal(List<String> uids, Set<String> owners) {}
+
+  /**
+   * Removes every observed object {@code gone} says is gone from the store (a fresh list no longer
+   * holds it, its kind's CRD was deleted), as {@link #remove} does one: the caller must know, not
+   * presume, that each is gone. One pass over the graph under its monitor, as {@link #snapshot}.
+   */
+  public synchronized Removal removeIf(Predicate<ObjectMetadata> gone) {
+    List<String> uids = new ArrayList<>();
+    for (Node node : nodes.values()) {
+      if (node.meta != null && gone.test(node.meta)) {
+        uids.add(node.uid);
+      }
+    }
+    Set<String> owners = new LinkedHashSet<>();
+    for (String uid : uids) {
+      owners.addAll(remove(uid));
+    }
+    return new Removal(List.copyOf(uids), owners);
+  }
+
   private void detach(String owner, String dependent) {
     Node node = nodes.get(owner);
     if (node != null) {
@@ -220,6 +248,19 @@ public final class DependencyGraph {
       if (followed(dependent, uid)) {
         result.add(dependent);
       }
+    }
+    return result;
+  }
+
+  /** Observed objects that name this uid as owner, whether or not the reference is valid. */
+  public synchronized List<ObjectMetadata> referencing(String uid) {
+    Node node = nodes.get(uid);
+    if (node == null || node.dependents == null) {
+      return List.of();
+    }
+    List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
+    for (String d : node.dependents) {
+      result.add(nodes.get(d).meta);
     }
     return result;
   }
@@ -349,7 +390,7 @@ public final class DependencyGraph {
     return ownerReferences;
   }
 
-  /** Referenced owners not observed. */
+  /** Referenced owners not observed (exported as {@code syncgc_graph_unseen_owners}). */
   public synchronized int virtualSize() {
     return nodes.size() - observed;
   }

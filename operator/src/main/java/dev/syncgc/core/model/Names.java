@@ -19,6 +19,11 @@ public final class Names {
    * propagation decides": a change after the deletion began never turns Orphan into a cascade).
    */
   public static final String LAST_VALID_PROPAGATION = "syncgc.dev/last-valid-propagation";
+  /**
+   * On an owner under synchronous deletion: how many dependents, direct and indirect, it had when
+   * the deletion started (written with the deadline; {@code kubectl syncgc status} shows progress).
+   */
+  public static final String DEPENDENTS_AT_START = "syncgc.dev/dependents-at-start";
   /** When the deadline of an owner kept past it ({@code on-timeout: Keep}) was reported (RFC 3339). */
   public static final String TIMED_OUT = "syncgc.dev/timed-out";
   /** On a dependent that syncgc put under synchronous deletion: the uid of the owner. */

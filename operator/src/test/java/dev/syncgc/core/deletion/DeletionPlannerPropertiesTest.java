@@ -179,10 +179,10 @@ class DeletionPlannerPropertiesTest {
   void releasesARingOnlyWhenEveryMemberWaitsOnlyForItsDependentsAndNothingOutsideRemains(@ForAll("worlds") World w) {
     for (ObjectMetadata owner : w.underSynchronousDeletion()) {
       for (Step step : plan(w, owner)) {
-        if (step instanceof Step.ReleaseCycle cycle) {
-          Set<String> members = cycle.members().stream().map(ObjectMetadata::uid).collect(Collectors.toSet());
+        if (step instanceof Step.ReleaseRing ring) {
+          Set<String> members = ring.members().stream().map(ObjectMetadata::uid).collect(Collectors.toSet());
           assertEquals(w.bf().ring(owner.uid()), members, "exactly the owner's ring");
-          for (ObjectMetadata m : cycle.members()) {
+          for (ObjectMetadata m : ring.members()) {
             assertTrue(m.beingDeleted(), m + " is being deleted");
             assertFalse(m.hasFinalizer(Worlds.HOLD), m + " is held by another controller: waited for");
             for (ObjectMetadata d : w.objects().values()) {
@@ -201,10 +201,10 @@ class DeletionPlannerPropertiesTest {
     for (ObjectMetadata owner : w.underSynchronousDeletion()) {
       List<Step> steps = plan(w, owner);
       long terminal = steps.stream().filter(s -> s instanceof Step.Release
-          || s instanceof Step.ReleaseCycle || s instanceof Step.Wait).count();
+          || s instanceof Step.ReleaseRing || s instanceof Step.Wait).count();
       assertEquals(1, terminal, steps.toString());
       Step last = steps.get(steps.size() - 1);
-      assertTrue(last instanceof Step.Release || last instanceof Step.ReleaseCycle || last instanceof Step.Wait);
+      assertTrue(last instanceof Step.Release || last instanceof Step.ReleaseRing || last instanceof Step.Wait);
     }
   }
 

@@ -269,13 +269,13 @@ class DeletionPlannerTest {
   }
 
   @Test
-  void mutualOwnersBothDeletingAreReleasedAsCycle() {
+  void mutualOwnersBothDeletingAreReleasedAsRing() {
     DependencyGraph g = graphOf(owner("a").ownedBy("b").build(), owner("b").ownedBy("a").build());
 
-    Step.ReleaseCycle cycle = assertInstanceOf(Step.ReleaseCycle.class, last(plan(g, "a")));
+    Step.ReleaseRing ring = assertInstanceOf(Step.ReleaseRing.class, last(plan(g, "a")));
 
-    assertEquals(Set.of("a", "b"), cycle.members().stream().map(ObjectMetadata::uid).collect(Collectors.toSet()));
-    assertEquals(List.of("a", "b", "a"), cycle.path().stream().map(ObjectRef::uid).toList());
+    assertEquals(Set.of("a", "b"), ring.members().stream().map(ObjectMetadata::uid).collect(Collectors.toSet()));
+    assertEquals(List.of("a", "b", "a"), ring.path().stream().map(ObjectRef::uid).toList());
   }
 
   @Test
@@ -285,28 +285,28 @@ class DeletionPlannerTest {
     List<Step> steps = plan(g, "a");
 
     assertEquals(Set.of("b"), deleted(steps));
-    assertEquals(List.of(), steps(steps, Step.ReleaseCycle.class));
+    assertEquals(List.of(), steps(steps, Step.ReleaseRing.class));
   }
 
   @Test
-  void cycleStillWaitingOnOutsideDependentIsNotReleased() {
+  void ringStillWaitingOnOutsideDependentIsNotReleased() {
     DependencyGraph g = graphOf(owner("a").ownedBy("b").build(), owner("b").ownedBy("a").build(),
         obj("c").ownedBy("b").deleting().finalizers("example.com/protect").build());
 
     List<Step> steps = plan(g, "a");
 
-    assertEquals(List.of(), steps(steps, Step.ReleaseCycle.class));
+    assertEquals(List.of(), steps(steps, Step.ReleaseRing.class));
     assertInstanceOf(Step.Wait.class, last(steps));
   }
 
   @Test
-  void selfOwnedObjectIsReleasedAsCycle() {
+  void selfOwnedObjectIsReleasedAsRing() {
     DependencyGraph g = graphOf(owner("x").ownedBy("x").build());
 
-    Step.ReleaseCycle cycle = assertInstanceOf(Step.ReleaseCycle.class, last(plan(g, "x")));
+    Step.ReleaseRing ring = assertInstanceOf(Step.ReleaseRing.class, last(plan(g, "x")));
 
-    assertEquals(List.of("x"), cycle.members().stream().map(ObjectMetadata::uid).toList());
-    assertEquals(List.of("x", "x"), cycle.path().stream().map(ObjectRef::uid).toList());
+    assertEquals(List.of("x"), ring.members().stream().map(ObjectMetadata::uid).toList());
+    assertEquals(List.of("x", "x"), ring.path().stream().map(ObjectRef::uid).toList());
   }
 
   @Test
@@ -332,19 +332,19 @@ class DeletionPlannerTest {
   }
 
   @Test
-  void cycleMemberThatWillGoByItselfIsNoDeadlockAndIsWaitedFor() {
+  void ringMemberThatWillGoByItselfIsNoDeadlockAndIsWaitedFor() {
     // b is held only by another controller's finalizer: it goes when that controller is done
     DependencyGraph g = graphOf(owner("a").ownedBy("b").build(),
         obj("b").ownedBy("a").deleting().finalizers("example.com/hold").build());
-    assertEquals(List.of(), steps(plan(g, "a"), Step.ReleaseCycle.class));
+    assertEquals(List.of(), steps(plan(g, "a"), Step.ReleaseRing.class));
     assertInstanceOf(Step.Wait.class, last(plan(g, "a")));
   }
 
   @Test
-  void cycleMemberUnderForegroundDeletionCountsAsWaiting() {
+  void ringMemberUnderForegroundDeletionCountsAsWaiting() {
     DependencyGraph g = graphOf(owner("a").ownedBy("b").build(),
         obj("b").ownedBy("a").deleting().finalizers("foregroundDeletion").build());
-    assertEquals(1, steps(plan(g, "a"), Step.ReleaseCycle.class).size());
+    assertEquals(1, steps(plan(g, "a"), Step.ReleaseRing.class).size());
   }
 
   @Test

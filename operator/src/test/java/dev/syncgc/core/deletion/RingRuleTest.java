@@ -129,10 +129,10 @@ class RingRuleTest {
 
     g.upsert(owner("y").ownedBy("x").rv(2).build());
 
-    Step.ReleaseCycle cycle = assertInstanceOf(Step.ReleaseCycle.class, plan(g, "x").get(plan(g, "x").size() - 1));
-    assertEquals(List.of("y", "x"), cycle.members().stream().map(ObjectMetadata::uid).toList(),
+    Step.ReleaseRing ring = assertInstanceOf(Step.ReleaseRing.class, plan(g, "x").get(plan(g, "x").size() - 1));
+    assertEquals(List.of("y", "x"), ring.members().stream().map(ObjectMetadata::uid).toList(),
         "x, owned from outside the ring, goes last");
-    assertEquals(List.of("x", "y", "x"), cycle.path().stream().map(ObjectRef::uid).toList());
+    assertEquals(List.of("x", "y", "x"), ring.path().stream().map(ObjectRef::uid).toList());
   }
 
   @Test
@@ -141,7 +141,7 @@ class RingRuleTest {
         obj("leaf").ownedBy("y").build());
 
     assertEquals(Map.of("leaf", false), deleted(plan(g, "y")));
-    assertEquals(List.of(), plan(g, "x").stream().filter(s -> s instanceof Step.ReleaseCycle).toList());
+    assertEquals(List.of(), plan(g, "x").stream().filter(s -> s instanceof Step.ReleaseRing).toList());
   }
 
   @Test

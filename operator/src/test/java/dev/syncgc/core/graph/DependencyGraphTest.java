@@ -292,7 +292,7 @@ class DependencyGraphTest {
   }
 
   @Test
-  void transitiveDependentCountOfCycleExcludesItself() {
+  void transitiveDependentCountOfRingExcludesItself() {
     DependencyGraph g = graphOf(
         obj("a").ownedBy("c").build(), obj("b").ownedBy("a").build(), obj("c").ownedBy("b").build(),
         obj("leaf").ownedBy("b").build());
@@ -309,4 +309,25 @@ class DependencyGraphTest {
     assertNull(g.get("d"));
     assertEquals(List.of(), g.dependentsOf("x"));
   }
+
+  @Test
+  void removeIfTakesOutWhatIsGoneReturnsTheOwnersToLookAtAndKeepsItOut() {
+    ObjectMetadata owner = obj("owner").build();
+    ObjectMetadata ghost = obj("ghost").ownedBy("owner", "other-owner").build();
+    ObjectMetadata kept = obj("kept").ownedBy("owner").build();
+    DependencyGraph g = graphOf(owner, ghost, kept);
+
+    DependencyGraph.Removal removal = g.removeIf(o -> o.uid().equals("ghost"));
+
+    assertEquals(List.of("ghost"), removal.uids());
+    assertEquals(Set.of("owner", "other-owner"), removal.owners(), "the owners it named may wait for it");
+    assertNull(g.get("ghost"));
+    assertEquals(Set.of("kept"), dependents(g, "owner"));
+    assertEquals(2, g.size());
+    assertEquals(0, g.virtualSize(), "the owner only the ghost named is gone too");
+    g.upsert(ghost);
+    assertNull(g.get("ghost"), "a late copy of an object known gone is not taken back");
+    assertEquals(new DependencyGraph.Removal(List.of(), Set.of()), g.removeIf(o -> false));
+  }
 }
+

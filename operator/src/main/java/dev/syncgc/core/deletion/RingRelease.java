@@ -12,8 +12,8 @@ import java.util.Optional;
  * A ring through the owner whose members are all being deleted and wait only for each other: it can
  * only end by being released as a unit (SPEC "Cycles and timeouts").
  */
-final class CycleRelease {
-  private CycleRelease() {}
+final class RingRelease {
+  private RingRelease() {}
 
   /**
    * The ring's release, if it is due: every member waits for its dependents (syncgc's or the
@@ -21,9 +21,9 @@ final class CycleRelease {
    * first), and no member has a dependent outside the ring. Members with an owner outside the ring
    * come last, so that an owner waiting for them sees the whole ring gone before it goes itself.
    */
-  static Optional<Step.ReleaseCycle> of(DependencyGraph graph, ObjectMetadata owner) {
+  static Optional<Step.ReleaseRing> of(DependencyGraph graph, ObjectMetadata owner) {
     Ring ring = Ring.of(graph, owner);
-    if (!ring.isCycle()) {
+    if (!ring.isClosed()) {
       return Optional.empty(); // the usual case, found from the owner's ancestors alone
     }
     List<ObjectMetadata> inner = new ArrayList<>();
@@ -41,7 +41,7 @@ final class CycleRelease {
       (ownedFromOutside ? entries : inner).add(member);
     }
     inner.addAll(entries);
-    return Optional.of(new Step.ReleaseCycle(inner, ring.path(owner.uid())));
+    return Optional.of(new Step.ReleaseRing(inner, ring.path(owner.uid())));
   }
 
   /** Being deleted and held only until its dependents are gone: by syncgc or by foreground deletion. */

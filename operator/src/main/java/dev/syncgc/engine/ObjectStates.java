@@ -1,0 +1,63 @@
+package dev.syncgc.engine;
+
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the engine keeps about objects beyond the graph: one {@link State} per object that has any,
+ * created on first use and dropped, with all it holds, when the object is gone (as the Kubernetes
+ * garbage collector keeps an object's flags on its graph node). Readers that only look use
+ * {@link #peek}, so that looking at an object never creates its record.
+ */
+final class ObjectStates {
+  /**
+   * One object's flags. Each field is written by one part of the engine, named beside it; reads
+   * may come from any worker.
+   */
+  static final class State {
+    /** FreshnessBarrier: when the graph first saw the object being deleted (System.nanoTime), or -1. */
+    volatile long deletionSeenNanos = -1;
+    /** FreshnessBarrier: the graph's view is as fresh as the object's deletion. */
+    volatile boolean verified;
+    /** ObjectSync: held by syncgc while its dependents go. */
+    volatile boolean inProgress;
+    /** ObjectSync: warned once that nothing tells its propagation. */
+    volatile boolean warnedUnknown;
+    /** ObjectSync: invalid annotations and owner references reported already (one Event each). */
+    final Set<String> reported = ConcurrentHashMap.newKeySet();
+    /** DependentActions: why the last call on it failed, named as its blocker; null if none. */
+    volatile String lastFailure;
+    /** DependentActions: a DELETE went to it and the graph has not seen it being deleted yet. */
+    volatile boolean deleteSent;
+    /** DeletionReporter: when its last WaitingForDependents Event went out; null if none. */
+    volatile java.time.Instant lastWaitingEvent;
+    /** DeletionReporter: the members (sorted uids) of the ring it was released with, once reported. */
+    volatile String reportedRing;
+  }
+
+  private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+
+  /** The object's record, created if it has none. */
+  State of(String uid) {
+    return states.computeIfAbsent(uid, k -> new State());
+  }
+
+  /** The object's record, or null if it has none. */
+  State peek(String uid) {
+    return states.get(uid);
+  }
+
+  /** The object is gone: everything kept about it goes. */
+  void forget(String uid) {
+    states.remove(uid);
+  }
+
+  Collection<java.util.Map.Entry<String, State>> all() {
+    return states.entrySet();
+  }
+
+  int size() {
+    return states.size();
+  }
+}

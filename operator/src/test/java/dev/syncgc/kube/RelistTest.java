@@ -1,0 +1,133 @@
+package dev.syncgc.kube;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.syncgc.engine.Engine;
+import dev.syncgc.engine.EngineSettings;
+import dev.syncgc.kube.ScriptedApiServer.Answer;
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A kind's informer replaced (its CRD's storage version changed) or stopped (its CRD deleted): what
+ * the graph holds of the kind follows the new list, and nothing of a deleted CRD stays. An object
+ * deleted while no informer watched it must not stay in the graph (an owner would wait on it for
+ * ever). The engine's graph builder on a scripted API server.
+ */
+class RelistTest {
+  private static final TrackedKind V1 = new TrackedKind("example.com", "v1", "Gadget", "gadgets", true);
+  private static final TrackedKind V2 = new TrackedKind("example.com", "v2", "Gadget", "gadgets", true);
+  private ScriptedApiServer server;
+  private EventRecorder events;
+  private Engine engine;
+  /** The objects each version's LIST returns now. */
+  private final Map<String, AtomicReference<List<String>>> listed = Map.of(
+      "v1", new AtomicReference<>(List.of()), "v2", new AtomicReference<>(List.of()));
+
+  private static String item(String version, String name, String owner, long rv) {
+    String owners = owner == null ? "" : ",\"ownerReferences\":[{\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\","
+        + "\"name\":\"" + owner + "\",\"uid\":\"uid-" + owner + "\"}]";
+    return "{\"apiVersion\":\"example.com/" + version + "\",\"kind\":\"Gadget\",\"metadata\":{\"namespace\":\"ns\","
+        + "\"name\":\"" + name + "\",\"uid\":\"uid-" + name + "\",\"resourceVersion\":\"" + rv + "\"" + owners + "}}";
+  }
+
+  private void start() {
+    server = new ScriptedApiServer(exchange -> {
+      String path = exchange.getRequestURI().getPath();
+      String query = exchange.getRequestURI().getQuery() == null ? "" : exchange.getRequestURI().getQuery();
+      String version = path.startsWith("/apis/example.com/v2/") ? "v2" : "v1";
+      if (!path.endsWith("/gadgets")) {
+        return new Answer(404, null, "{\"kind\":\"Status\",\"code\":404}");
+      }
+      if (query.contains("watch=true")) { // a watch that ends at once: the informer watches again later
+        return new Answer(200, null, "");
+      }
+      return new Answer(200, null, "{\"apiVersion\":\"example.com/" + version + "\",\"kind\":\"GadgetList\","
+          + "\"metadata\":{\"resourceVersion\":\"" + (version.equals("v1") ? 10 : 20) + "\"},\"items\":["
+          + String.join(",", listed.get(version).get()) + "]}");
+    });
+    SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
+    events = new EventRecorder(server.client, new RateLimiter(0, 0), metrics, Clock.systemUTC(), Duration.ofMinutes(1),
+        "relist-test");
+    engine = new Engine(server.client, new Discovery(server.client, Duration.ofHours(1), Clock.systemUTC()),
+        new EngineSettings(1, Set.of(), Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofMinutes(1),
+            Duration.ofSeconds(30), Duration.ofSeconds(5)),
+        new KubeApi(server.client, new RateLimiter(0, 0), metrics), events, metrics, Clock.systemUTC(),
+        ns -> Map.of());
+  }
+
+  @AfterEach
+  void stop() {
+    if (engine != null) {
+      engine.close();
+    }
+    if (events != null) {
+      events.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void aNewInformerForTheKindReplacesWhatTheGraphHeldOfIt() throws Exception {
+    listed.get("v1").set(List.of(item("v1", "owner", null, 5), item("v1", "gone", "owner", 6),
+        item("v1", "kept", "owner", 7)));
+    start();
+    engine.track(V1).get(30, TimeUnit.SECONDS);
+    await("the first list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 3);
+
+    // the CRD's storage version changes to v2; "gone" is deleted before the new informer lists
+    listed.get("v2").set(List.of(item("v2", "owner", null, 5), item("v2", "kept", "owner", 7)));
+    engine.track(V2).get(30, TimeUnit.SECONDS);
+
+    await("what the new list no longer holds leaves the graph").atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertEquals(2, engine.graphSize(), "objects in the graph"));
+  }
+
+  @Test
+  void aDeletedCrdTakesItsObjectsOutOfTheGraph() throws Exception {
+    listed.get("v1").set(List.of(item("v1", "owner", null, 5), item("v1", "dependent", "owner", 6)));
+    start();
+    engine.track(V1).get(30, TimeUnit.SECONDS);
+    await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 2);
+
+    // the CRD is deleted: the API server deleted its objects, their watch events never came
+    engine.untrack(V1);
+
+    await("nothing of the deleted CRD's kind is left").atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertEquals(0, engine.graphSize(), "objects in the graph"));
+  }
+
+  @Test
+  void anObjectSeenNewerThanTheListStaysOneTheListHasOutgrownGoes() throws Exception {
+    listed.get("v1").set(List.of(item("v1", "owner", null, 5)));
+    start();
+    engine.track(V1).get(30, TimeUnit.SECONDS);
+    await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 1);
+
+    // as the freshness check adds what its own LIST found (the informer listed at 10)
+    engine.upserted(V1, parse(item("v1", "newer", "owner", 25))); // created after the informer's list
+    engine.upserted(V1, parse(item("v1", "outgrown", "owner", 8))); // existed before it: deleted since
+    assertEquals(3, engine.graphSize());
+    engine.relisted(V1);
+
+    assertEquals(2, engine.graphSize(), "owner and newer are left");
+  }
+
+  private GenericKubernetesResource parse(String json) {
+    return server.client.getKubernetesSerialization().unmarshal(json, GenericKubernetesResource.class);
+  }
+}
+

@@ -1,0 +1,64 @@
+package dev.syncgc.kube;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fabric8.kubernetes.api.model.APIGroup;
+import io.fabric8.kubernetes.api.model.APIGroupBuilder;
+import io.fabric8.kubernetes.api.model.APIResourceBuilder;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Every served deletable kind is tracked; one this class tracked goes once discovery stops listing it. */
+class ServedKindsTest {
+  private final Set<String> groups = new HashSet<>(Set.of("metrics.dev", "crd.dev"));
+  private final Set<String> definedByCrd = new HashSet<>(Set.of("crd.dev/Widget"));
+  private final Set<String> tracked = new HashSet<>();
+  private final List<String> calls = new ArrayList<>();
+
+  private final Discovery discovery = new Discovery(new Discovery.Source() {
+    @Override
+    public List<APIGroup> groups() {
+      return groups.stream().sorted().map(g -> new APIGroupBuilder().withName(g)
+          .addNewVersion().withGroupVersion(g + "/v1").withVersion("v1").endVersion()
+          .withNewPreferredVersion().withGroupVersion(g + "/v1").withVersion("v1").endPreferredVersion().build())
+          .toList();
+    }
+
+    @Override
+    public APIResourceList resources(String groupVersion) {
+      String kind = groupVersion.startsWith("metrics.dev") ? "Sample" : groupVersion.startsWith("crd.dev") ? "Widget"
+          : "ConfigMap";
+      return new APIResourceListBuilder().addToResources(new APIResourceBuilder().withName(kind.toLowerCase() + "s")
+          .withKind(kind).withNamespaced(true).withVerbs("list", "watch", "delete").build()).build();
+    }
+  }, Duration.ZERO, Clock.systemUTC());
+
+  private final ServedKinds served = new ServedKinds(discovery, definedByCrd::contains, tracked::contains, k -> {
+    tracked.add(k.groupKind());
+    calls.add("track " + k.groupKind());
+    return CompletableFuture.completedFuture(null);
+  }, k -> {
+    tracked.remove(k.groupKind());
+    calls.add("untrack " + k.groupKind());
+  });
+
+  @Test
+  void tracksServedKindsButNotCrdKindsAndDropsOnlyItsOwnOnceNoLongerServed() {
+    discovery.refresh();
+    served.trackNew();
+    assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample"), calls);
+
+    groups.clear(); // the aggregated API and the CRD's group are gone from discovery
+    discovery.refresh();
+    served.trackNew();
+    assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample", "untrack metrics.dev/Sample"), calls);
+  }
+}
