@@ -3,6 +3,7 @@ package dev.syncgc.e2e.soak;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.syncgc.e2e.support.BuiltInCollector;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import java.nio.file.Path;
@@ -37,6 +38,8 @@ class SoakIT {
   static void run(Soak.Settings settings, String durationText, Path reportFile) throws Exception {
     assumeTrue(TestCluster.get().isLocal(), "the soak restarts etcd and kube-apiserver of e2e/cluster.sh and"
         + " reads their audit log: it runs on the local control plane only (unset KUBECONFIG)");
+    BuiltInCollector.assumeRunning("the soak's model includes the built-in collector (Background and foreground"
+        + " deletions, the API server's orphaning, what it removes and keeps)");
     long seed = settings.seed();
     String replay = "make soak SOAK_ARGS=\"-Dsyncgc.soak.seed=" + seed + " -Dsyncgc.soak.duration=" + durationText
         + " -Dsyncgc.soak.scenarios=" + settings.scenarios() + " -Dsyncgc.soak.objects=" + settings.maxObjects()
