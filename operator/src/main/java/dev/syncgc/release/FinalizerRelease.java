@@ -6,6 +6,7 @@ import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.MetadataReader;
@@ -71,12 +72,12 @@ public final class FinalizerRelease {
 
   private final KubernetesClient client;
   private final KubeApi api;
-  private final ListableKinds.Source served;
+  private final Discovery.Source served;
 
   public FinalizerRelease(KubernetesClient client, KubeApi api) {
     this.client = client;
     this.api = api;
-    this.served = ListableKinds.of(client);
+    this.served = Discovery.sourceOf(client);
   }
 
   /** Scales the operator's Deployment to zero and waits until none of its pods is left. */
