@@ -14,10 +14,6 @@ import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.ServedKinds;
 import dev.syncgc.metrics.ProcessCpuSeconds;
 import dev.syncgc.metrics.SyncgcMetrics;
-import dev.syncgc.policy.PolicyReconciler;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
-import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,11 +41,8 @@ import org.slf4j.LoggerFactory;
 /** Wires the operator together and runs it until the process is stopped. */
 public final class Operator {
   private static final Logger log = LoggerFactory.getLogger(Operator.class);
-  private static final String POLICY_CRD = "garbagecollectionpolicies.syncgc.dev";
   /** Within a Pod's default termination grace period (30 s). */
   private static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(20);
-  /** Java Operator SDK's renew deadline, within its 15 s Lease: a replica still loading then may no longer lead. */
-  private static final Duration LEADING_LOAD_BOUND = Duration.ofSeconds(10);
   /** SPEC: a kind that appears later is tracked within 10 s. */
   private static final Duration SERVED_KINDS_INTERVAL = Duration.ofSeconds(5);
   private final OperatorConfig config;
@@ -85,7 +78,7 @@ public final class Operator {
         ready::get, engine::watches, engine::workProgress));
     List<AutoCloseable> kindWatches = buildGraph(client, discovery, namespaces, engine);
     ready.set(true);
-    io.javaoperatorsdk.operator.Operator josdk = startJosdk(client, registry, engine);
+    io.javaoperatorsdk.operator.Operator josdk = new Leadership(config).start(client, registry, engine);
     if (josdk == null || !config.leaderElection) {
       engine.startWorkers();
     }
@@ -210,83 +203,7 @@ public final class Operator {
     stop.await();
   }
 
-  /**
-   * Java Operator SDK runs the GarbageCollectionPolicy reconciler and, when enabled, leader election:
-   * the engine's workers start when this replica leads; a replica that stops leading exits.
-   */
-  private io.javaoperatorsdk.operator.Operator startJosdk(KubernetesClient client,
-      PrometheusMeterRegistry registry, Engine engine) {
-    boolean policyCrd = client.apiextensions().v1().customResourceDefinitions()
-        .withName(POLICY_CRD).get() != null;
-    if (!policyCrd) {
-      if (config.leaderElection) {
-        throw new IllegalStateException("CRD " + POLICY_CRD + " is not installed; apply crds/ first");
-      }
-      log.warn("CRD {} is not installed: GarbageCollectionPolicies are off (kubectl apply -f crds/)", POLICY_CRD);
-      return null;
-    }
-    var josdk = new io.javaoperatorsdk.operator.Operator(o -> {
-      o.withKubernetesClient(client)
-          .withMetrics(MicrometerMetrics.newMicrometerMetricsBuilder(registry)
-              .notCollectingMetricsPerResource().build());
-      if (config.leaderElection) {
-        var election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(config.leaseName)
-            .withIdentity(hostname() + "-" + ProcessHandle.current().pid())
-            .withLeaderCallbacks(new LeaderCallbacks(
-                () -> startLeading(client, engine),
-                () -> {
-                  // another replica may lead already: stop acting before anything else (the exit
-                  // that follows is bounded, see BoundedShutdown)
-                  engine.stopWorkers();
-                  log.warn("lost leadership lease={}; workers stopped, exiting", config.leaseName);
-                },
-                leader -> log.info("leader is {}", leader)));
-        if (!config.leaderElectionNamespace.isBlank()) {
-          election.withLeaseNamespace(config.leaderElectionNamespace);
-        }
-        o.withLeaderElectionConfiguration(election.build());
-      }
-    });
-    if (!config.leaderElection) {
-      PolicyReconciler.loadAll(client, engine.policies()); // before the reconciler runs, see loadAll
-    }
-    josdk.register(new PolicyReconciler(engine.policies()));
-    josdk.start();
-    return josdk;
-  }
-
-  /**
-   * This replica now leads. As a standby it did not run the policy reconciler (and Java Operator SDK
-   * drops the deletions it saw meanwhile), so its policies are replaced from a fresh LIST before a
-   * worker decides anything; the reconciler starts only after this returns. (A policy deleted in the
-   * milliseconds between this LIST and the reconciler's start is still missed: JOSDK drops that
-   * deletion too.) A replica that cannot load them, or took so long that its Lease may have passed
-   * on, exits without starting workers (an exception here would leave it leading without workers).
-   */
-  private void startLeading(KubernetesClient client, Engine engine) {
-    long start = System.nanoTime();
-    try {
-      PolicyReconciler.loadAll(client, engine.policies());
-    } catch (RuntimeException e) {
-      exitWithoutWorkers("the policies could not be loaded: " + e);
-      return;
-    }
-    Duration took = Duration.ofNanos(System.nanoTime() - start);
-    if (took.compareTo(LEADING_LOAD_BOUND) > 0) {
-      exitWithoutWorkers("loading the policies took " + took.toMillis() + " ms");
-      return;
-    }
-    log.info("leading: starting workers lease={}", config.leaseName);
-    engine.startWorkers();
-  }
-
-  private void exitWithoutWorkers(String why) {
-    log.error("leading, but {}; exiting without starting workers lease={}", why, config.leaseName);
-    // not on the leader elector's thread: it holds the elector's lock, which the shutdown takes too
-    new Thread(() -> System.exit(1), "exit").start();
-  }
-
-  private static String hostname() {
+  static String hostname() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (Exception e) {

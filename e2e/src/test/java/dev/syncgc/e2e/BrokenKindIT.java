@@ -12,6 +12,7 @@ import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestCrds;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -48,7 +49,7 @@ class BrokenKindIT {
     SharedOperator.pause();
     try {
       crds.resource(crd(crdName, group, false)).create();
-      awaitEstablished(crdName);
+      TestCrds.awaitEstablished(client, crdName, DEADLINE);
       ResourceDefinitionContext v1 = context(group, "v1");
       client.genericKubernetesResources(v1).inNamespace(ns.name()).resource(new GenericKubernetesResourceBuilder()
           .withApiVersion(group + "/v1").withKind("Broken").withNewMetadata().withName("stored-as-v1").endMetadata()
@@ -102,15 +103,6 @@ class BrokenKindIT {
     } catch (KubernetesClientException e) {
       return true; // 429 "storage is (re)initializing" or 500: the conversion fails either way
     }
-  }
-
-  private void awaitEstablished(String name) {
-    await("CRD " + name + " Established").atMost(DEADLINE).until(() -> {
-      CustomResourceDefinition c = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
-      return c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-          && c.getStatus().getConditions().stream()
-              .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus()));
-    });
   }
 
   private static ResourceDefinitionContext context(String group, String version) {

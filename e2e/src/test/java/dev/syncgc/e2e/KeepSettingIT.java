@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.e2e.support.GcPolicies;
 import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
@@ -17,7 +18,6 @@ import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -123,14 +123,10 @@ class KeepSettingIT {
 
   private String createOrphanPolicy(String label) {
     String name = "e2e-keep-" + label;
-    client.genericKubernetesResources(PolicyIT.POLICY).resource(new GenericKubernetesResourceBuilder()
-        .withApiVersion("syncgc.dev/v1alpha1").withKind("GarbageCollectionPolicy")
-        .withNewMetadata().withName(name).endMetadata()
-        .addToAdditionalProperties("spec", Map.of(
-            "kinds", List.of(Map.of("group", dev.syncgc.e2e.support.TestCrds.GROUP, "kind", "Widget")),
-            "selector", Map.of("matchLabels", Map.of(POLICY_LABEL, label)),
-            "propagation", "Orphan"))
-        .build()).create();
+    GcPolicies.create(client, name, Map.of(
+        "kinds", List.of(Map.of("group", dev.syncgc.e2e.support.TestCrds.GROUP, "kind", "Widget")),
+        "selector", Map.of("matchLabels", Map.of(POLICY_LABEL, label)),
+        "propagation", "Orphan"));
     return name;
   }
 

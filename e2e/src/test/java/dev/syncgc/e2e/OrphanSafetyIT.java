@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.syncgc.e2e.support.GcPolicies;
 import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
@@ -24,7 +25,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
@@ -144,15 +144,11 @@ class OrphanSafetyIT {
   }
 
   private String createPolicy(String name, String label, String propagation, int priority) {
-    client.genericKubernetesResources(PolicyIT.POLICY).resource(new GenericKubernetesResourceBuilder()
-        .withApiVersion("syncgc.dev/v1alpha1").withKind("GarbageCollectionPolicy")
-        .withNewMetadata().withName(name).endMetadata()
-        .addToAdditionalProperties("spec", Map.of(
-            "kinds", List.of(Map.of("group", TestCrds.GROUP, "kind", "Widget")),
-            "selector", Map.of("matchLabels", Map.of(POLICY_LABEL, label)),
-            "propagation", propagation,
-            "priority", priority))
-        .build()).create();
+    GcPolicies.create(client, name, Map.of(
+        "kinds", List.of(Map.of("group", TestCrds.GROUP, "kind", "Widget")),
+        "selector", Map.of("matchLabels", Map.of(POLICY_LABEL, label)),
+        "propagation", propagation,
+        "priority", priority));
     policies.add(name);
     return name;
   }

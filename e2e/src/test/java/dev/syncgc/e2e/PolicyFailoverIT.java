@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.syncgc.core.model.Names;
+import dev.syncgc.e2e.support.GcPolicies;
 import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.LeaseReplicas;
 import dev.syncgc.e2e.support.Namespaces;
@@ -17,7 +18,6 @@ import dev.syncgc.e2e.support.TestCrds;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -114,11 +114,7 @@ class PolicyFailoverIT {
     spec.put("propagation", propagation);
     spec.put("priority", priority);
     policies.add(name);
-    client.genericKubernetesResources(PolicyIT.POLICY).resource(new GenericKubernetesResourceBuilder()
-        .withApiVersion("syncgc.dev/v1alpha1").withKind("GarbageCollectionPolicy")
-        .withNewMetadata().withName(name).endMetadata()
-        .addToAdditionalProperties("spec", spec)
-        .build()).create();
+    GcPolicies.create(client, name, spec);
     return name;
   }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.e2e.support.GcPolicies;
 import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.Events;
 import dev.syncgc.e2e.support.MetadataPatches;
@@ -22,7 +23,6 @@ import dev.syncgc.e2e.support.TestCrds;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
@@ -240,11 +240,7 @@ class PolicyIT {
     spec.put("namespaceSelector", Map.of("matchLabels", Map.of(NAMESPACE_LABEL, selectorValue)));
     spec.putAll(settings);
     policies.add(name);
-    client.genericKubernetesResources(POLICY).resource(new GenericKubernetesResourceBuilder()
-        .withApiVersion("syncgc.dev/v1alpha1").withKind("GarbageCollectionPolicy")
-        .withNewMetadata().withName(name).endMetadata()
-        .addToAdditionalProperties("spec", spec)
-        .build()).create();
+    GcPolicies.create(client, name, spec);
     return name;
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.e2e.support.GcPolicies;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
@@ -22,7 +23,6 @@ import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -209,11 +209,7 @@ class ReleaseIT {
     spec.put("kinds", List.of(Map.of("group", TestCrds.GROUP, "kind", "Widget")));
     spec.put("namespaceSelector", Map.of("matchLabels", Map.of(NAMESPACE_LABEL, selectorValue)));
     spec.put("propagation", SpecNames.ORPHAN);
-    client.genericKubernetesResources(POLICY).resource(new GenericKubernetesResourceBuilder()
-        .withApiVersion("syncgc.dev/v1alpha1").withKind("GarbageCollectionPolicy")
-        .withNewMetadata().withName(name).endMetadata()
-        .addToAdditionalProperties("spec", spec)
-        .build()).create();
+    GcPolicies.create(client, name, spec);
     return name;
   }
 }

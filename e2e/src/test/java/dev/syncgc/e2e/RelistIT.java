@@ -12,6 +12,7 @@ import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.SpecNames;
 import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestCrds;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -70,7 +71,7 @@ class RelistIT {
       var crds = client.apiextensions().v1().customResourceDefinitions();
       crds.resource(crd(crdName, group, "v1")).create();
       cleanUp.add(() -> crds.withName(crdName).delete());
-      awaitEstablished(crdName);
+      TestCrds.awaitEstablished(client, crdName, DEADLINE);
 
       // the operator as a ServiceAccount: its own rights, and those on Gizmos apart
       client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
@@ -193,15 +194,6 @@ class RelistIT {
         }
       });
     }
-  }
-
-  private void awaitEstablished(String name) {
-    await("CRD " + name + " Established").atMost(DEADLINE).until(() -> {
-      CustomResourceDefinition c = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
-      return c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-          && c.getStatus().getConditions().stream()
-              .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus()));
-    });
   }
 
   /** Gizmo, served as v1 and v2, stored as {@code storage}; no conversion needed (schemas alike). */

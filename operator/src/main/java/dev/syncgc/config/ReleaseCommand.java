@@ -4,6 +4,7 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.release.FinalizerRelease;
+import dev.syncgc.release.OperatorStop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -34,7 +35,7 @@ public class ReleaseCommand implements Callable<Integer> {
       KubeApi api = new KubeApi(client, new RateLimiter(parent.qps, parent.burst), metrics);
       FinalizerRelease release = new FinalizerRelease(client, api);
       if (!deployment.isBlank() && !namespace.isBlank()) {
-        release.stopOperator(namespace, deployment, Duration.ofMinutes(2));
+        OperatorStop.stop(client, namespace, deployment, Duration.ofMinutes(2));
       }
       // every served kind is looked at, whatever the tracked kinds (an earlier configuration's may
       // still carry the finalizer); a kind that cannot be listed fails the release

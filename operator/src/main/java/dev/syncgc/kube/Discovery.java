@@ -33,7 +33,7 @@ public final class Discovery {
   private static final Logger log = LoggerFactory.getLogger(Discovery.class);
 
   /** What discovery reads: the API server, or a stand-in in tests. */
-  interface Source {
+  public interface Source {
     List<APIGroup> groups();
 
     /** @throws KubernetesClientException when the group-version cannot be read */
@@ -61,7 +61,12 @@ public final class Discovery {
   });
 
   public Discovery(KubernetesClient client, Duration minRefresh, Clock clock) {
-    this(new Source() {
+    this(sourceOf(client), minRefresh, clock);
+  }
+
+  /** The API server's discovery endpoints, through the client. */
+  public static Source sourceOf(KubernetesClient client) {
+    return new Source() {
       @Override
       public List<APIGroup> groups() {
         return client.getApiGroups().getGroups();
@@ -71,7 +76,7 @@ public final class Discovery {
       public APIResourceList resources(String groupVersion) {
         return client.getApiResources(groupVersion);
       }
-    }, minRefresh, clock);
+    };
   }
 
   Discovery(Source source, Duration minRefresh, Clock clock) {

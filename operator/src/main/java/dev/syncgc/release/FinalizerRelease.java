@@ -4,8 +4,8 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.DeletionSettings;
-import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
 import dev.syncgc.kube.MetadataReader;
@@ -16,13 +16,11 @@ import dev.syncgc.policy.PolicyTranslator;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,44 +57,14 @@ public final class FinalizerRelease {
     }
   }
 
-  /** What the release does with an object under deletion, besides removing syncgc's finalizer. */
-  enum Handover {
-    /** Nothing: its deletion goes on in the background, or Kubernetes' orphan finalizer decides already. */
-    NONE,
-    /** DELETE with {@code propagationPolicy: Orphan}: the API server orphans every dependent. */
-    ORPHAN,
-    /** DELETE with {@code propagationPolicy: Foreground}: the dependents go first. */
-    FOREGROUND
-  }
-
   private final KubernetesClient client;
   private final KubeApi api;
-  private final ListableKinds.Source served;
+  private final Discovery.Source served;
 
   public FinalizerRelease(KubernetesClient client, KubeApi api) {
     this.client = client;
     this.api = api;
-    this.served = ListableKinds.of(client);
-  }
-
-  /** Scales the operator's Deployment to zero and waits until none of its pods is left. */
-  public void stopOperator(String namespace, String deployment, Duration deadline) throws InterruptedException {
-    var resource = client.apps().deployments().inNamespace(namespace).withName(deployment);
-    var current = resource.get();
-    if (current == null) {
-      log.info("operator deployment not found namespace={} name={}; nothing to stop", namespace, deployment);
-      return;
-    }
-    resource.scale(0);
-    Map<String, String> selector = current.getSpec().getSelector().getMatchLabels();
-    long end = System.nanoTime() + deadline.toNanos();
-    while (!client.pods().inNamespace(namespace).withLabels(selector).list().getItems().isEmpty()) {
-      if (System.nanoTime() > end) {
-        throw new IllegalStateException("operator pods still running after " + deadline);
-      }
-      TimeUnit.MILLISECONDS.sleep(500);
-    }
-    log.info("operator stopped namespace={} deployment={}", namespace, deployment);
+    this.served = Discovery.sourceOf(client);
   }
 
   /** Finds every object carrying the syncgc finalizer, of every listable kind, and releases it. */
@@ -162,22 +130,6 @@ public final class FinalizerRelease {
 
   private enum Outcome { RELEASED, HANDED_OVER, FAILED }
 
-  /**
-   * What an object under deletion is handed over to, from its propagation in force: what the
-   * built-in collector then does must be what syncgc would have done, never more.
-   */
-  static Handover handover(ObjectMetadata object, SettingsInForce settings) {
-    if (object.hasFinalizer(Names.ORPHAN_FINALIZER)) {
-      return Handover.NONE; // kubectl delete --cascade=orphan: the request wins (SPEC step 1)
-    }
-    Propagation propagation = settings.propagation().orElse(Propagation.BACKGROUND);
-    return switch (propagation) {
-      case ORPHAN -> Handover.ORPHAN;
-      case SYNCHRONOUS -> Handover.FOREGROUND;
-      case BACKGROUND -> Handover.NONE; // also when nothing tells: the built-in collector's default
-    };
-  }
-
   private Outcome release(TrackedKind kind, ObjectMetadata object, Function<ObjectMetadata, SettingsInForce> inForce,
       Policies policies) {
     ObjectRef ref = object.ref();
@@ -190,15 +142,10 @@ public final class FinalizerRelease {
           undecided);
       return Outcome.FAILED;
     }
-    Handover handover = handover(object, inForce.apply(object));
-    String done = switch (handover) {
-      case ORPHAN -> "handed over to the API server's orphaning";
-      case FOREGROUND -> "handed over to foreground deletion";
-      case NONE -> object.hasFinalizer(Names.ORPHAN_FINALIZER) ? "released to the orphan finalizer"
-          : "released to background deletion";
-    };
+    Handover handover = Handover.of(object, inForce.apply(object));
+    String done = handover.describe(object);
     if (handover != Handover.NONE) {
-      Result r = api.delete(kind, ref, 0, null, handover == Handover.ORPHAN ? "Orphan" : "Foreground");
+      Result r = api.delete(kind, ref, 0, null, handover.propagationPolicy());
       if (r.gone() || r.code() == 409) {
         log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // 409: the uid precondition, another object now
         return Outcome.HANDED_OVER;

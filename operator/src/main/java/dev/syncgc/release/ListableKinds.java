@@ -1,11 +1,11 @@
 package dev.syncgc.release;
 
+import dev.syncgc.kube.Discovery.Source;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,14 +20,6 @@ import java.util.Set;
  * (an aggregated API down) is named, never skipped silently: its kinds may hold the finalizer.
  */
 final class ListableKinds {
-  /** What discovery reads: the API server, or a stand-in in tests. */
-  interface Source {
-    List<APIGroup> groups();
-
-    /** @throws KubernetesClientException when the group-version cannot be read */
-    APIResourceList resources(String groupVersion);
-  }
-
   /**
    * @param kinds the listable kinds, at one served version each
    * @param unreadable group-versions whose resources could not be read, with why
@@ -35,20 +27,6 @@ final class ListableKinds {
   record Found(List<TrackedKind> kinds, List<String> unreadable) {}
 
   private ListableKinds() {}
-
-  static Source of(KubernetesClient client) {
-    return new Source() {
-      @Override
-      public List<APIGroup> groups() {
-        return client.getApiGroups().getGroups();
-      }
-
-      @Override
-      public APIResourceList resources(String groupVersion) {
-        return client.getApiResources(groupVersion);
-      }
-    };
-  }
 
   static Found read(Source source) {
     List<TrackedKind> kinds = new ArrayList<>();

@@ -8,7 +8,6 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
-import dev.syncgc.release.FinalizerRelease.Handover;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -29,7 +28,7 @@ class FinalizerReleaseTest {
       return policy.map(p -> own.orElse(DeletionSettings.of(p, Optional.empty(), Optional.empty(), Optional.empty())))
           .orElse(own);
     }, Map.<String, ObjectMetadata>of()::get).apply(object);
-    return FinalizerRelease.handover(object, inForce);
+    return Handover.of(object, inForce);
   }
 
   @Test

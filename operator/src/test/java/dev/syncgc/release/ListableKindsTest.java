@@ -30,8 +30,8 @@ class ServedKindsTest {
     return b.build();
   }
 
-  private static ListableKinds.Source source(List<APIGroup> groups, Map<String, List<APIResource>> resources) {
-    return new ListableKinds.Source() {
+  private static dev.syncgc.kube.Discovery.Source source(List<APIGroup> groups, Map<String, List<APIResource>> resources) {
+    return new dev.syncgc.kube.Discovery.Source() {
       @Override
       public List<APIGroup> groups() {
         return groups;

@@ -97,6 +97,12 @@ public final class TestCrds {
         .build();
   }
 
+  /** Waits until the CRD {@code name} is Established. */
+  public static void awaitEstablished(KubernetesClient client, String name, Duration deadline) {
+    await("CRD " + name + " Established").atMost(deadline).pollInterval(Duration.ofMillis(100))
+        .until(() -> isEstablished(client.apiextensions().v1().customResourceDefinitions().withName(name).get()));
+  }
+
   private static boolean isEstablished(CustomResourceDefinition crd) {
     return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()

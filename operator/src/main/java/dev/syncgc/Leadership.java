@@ -1,0 +1,107 @@
+package dev.syncgc;
+
+import dev.syncgc.config.OperatorConfig;
+import dev.syncgc.engine.Engine;
+import dev.syncgc.policy.PolicyReconciler;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Java Operator SDK's part: the GarbageCollectionPolicy reconciler and, with leader election, which
+ * replica acts. The engine's workers start when this replica leads, once the policies are loaded
+ * afresh; a replica that stops leading stops its workers and exits.
+ */
+final class Leadership {
+  private static final Logger log = LoggerFactory.getLogger(Leadership.class);
+  private static final String POLICY_CRD = "garbagecollectionpolicies.syncgc.dev";
+  /** Java Operator SDK's renew deadline, within its 15 s Lease: a replica still loading then may no longer lead. */
+  private static final Duration LEADING_LOAD_BOUND = Duration.ofSeconds(10);
+
+  private final OperatorConfig config;
+
+  Leadership(OperatorConfig config) {
+    this.config = config;
+  }
+
+  /**
+   * Java Operator SDK runs the GarbageCollectionPolicy reconciler and, when enabled, leader election:
+   * the engine's workers start when this replica leads; a replica that stops leading exits.
+   */
+  io.javaoperatorsdk.operator.Operator start(KubernetesClient client, PrometheusMeterRegistry registry,
+      Engine engine) {
+    boolean policyCrd = client.apiextensions().v1().customResourceDefinitions()
+        .withName(POLICY_CRD).get() != null;
+    if (!policyCrd) {
+      if (config.leaderElection) {
+        throw new IllegalStateException("CRD " + POLICY_CRD + " is not installed; apply crds/ first");
+      }
+      log.warn("CRD {} is not installed: GarbageCollectionPolicies are off (kubectl apply -f crds/)", POLICY_CRD);
+      return null;
+    }
+    var josdk = new io.javaoperatorsdk.operator.Operator(o -> {
+      o.withKubernetesClient(client)
+          .withMetrics(MicrometerMetrics.newMicrometerMetricsBuilder(registry)
+              .notCollectingMetricsPerResource().build());
+      if (config.leaderElection) {
+        var election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(config.leaseName)
+            .withIdentity(Operator.hostname() + "-" + ProcessHandle.current().pid())
+            .withLeaderCallbacks(new LeaderCallbacks(
+                () -> startLeading(client, engine),
+                () -> {
+                  // another replica may lead already: stop acting before anything else (the exit
+                  // that follows is bounded, see BoundedShutdown)
+                  engine.stopWorkers();
+                  log.warn("lost leadership lease={}; workers stopped, exiting", config.leaseName);
+                },
+                leader -> log.info("leader is {}", leader)));
+        if (!config.leaderElectionNamespace.isBlank()) {
+          election.withLeaseNamespace(config.leaderElectionNamespace);
+        }
+        o.withLeaderElectionConfiguration(election.build());
+      }
+    });
+    if (!config.leaderElection) {
+      PolicyReconciler.loadAll(client, engine.policies()); // before the reconciler runs, see loadAll
+    }
+    josdk.register(new PolicyReconciler(engine.policies()));
+    josdk.start();
+    return josdk;
+  }
+
+  /**
+   * This replica now leads. As a standby it did not run the policy reconciler (and Java Operator SDK
+   * drops the deletions it saw meanwhile), so its policies are replaced from a fresh LIST before a
+   * worker decides anything; the reconciler starts only after this returns. (A policy deleted in the
+   * milliseconds between this LIST and the reconciler's start is still missed: JOSDK drops that
+   * deletion too.) A replica that cannot load them, or took so long that its Lease may have passed
+   * on, exits without starting workers (an exception here would leave it leading without workers).
+   */
+  private void startLeading(KubernetesClient client, Engine engine) {
+    long start = System.nanoTime();
+    try {
+      PolicyReconciler.loadAll(client, engine.policies());
+    } catch (RuntimeException e) {
+      exitWithoutWorkers("the policies could not be loaded: " + e);
+      return;
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    if (took.compareTo(LEADING_LOAD_BOUND) > 0) {
+      exitWithoutWorkers("loading the policies took " + took.toMillis() + " ms");
+      return;
+    }
+    log.info("leading: starting workers lease={}", config.leaseName);
+    engine.startWorkers();
+  }
+
+  private void exitWithoutWorkers(String why) {
+    log.error("leading, but {}; exiting without starting workers lease={}", why, config.leaseName);
+    // not on the leader elector's thread: it holds the elector's lock, which the shutdown takes too
+    new Thread(() -> System.exit(1), "exit").start();
+  }
+}
