@@ -60,6 +60,14 @@ public final class Snapshot {
       throw new CliException(ExitCodes.NOT_FOUND, kind.kind() + " " + name + " not found" + where
           + (kind.namespaced() ? " (use -n NAMESPACE)" : ""));
     }
+    return around(cluster, kinds, kind, found);
+  }
+
+  /**
+   * The objects around {@code found} (an object of {@code kind} just read), reusing the kinds
+   * discovered before: what {@code delete} takes once a second while it watches.
+   */
+  public static Snapshot around(Cluster cluster, Kinds kinds, TrackedKind kind, GenericKubernetesResource found) {
     MetadataReader reader = new MetadataReader();
     Snapshot s = new Snapshot(kinds, reader.read(kind, found), policies(cluster));
     s.read(cluster, kind.namespaced() ? cluster.namespace : null);
