@@ -42,11 +42,11 @@ public final class Snapshot {
     this.policies = policies;
   }
 
-  /** @param kindAndName {@code KIND/NAME}, as kubectl takes it */
+  /** @param kindAndName {@code KIND/NAME}, as kubectl takes it (the commands turn {@code KIND NAME} into it) */
   public static Snapshot load(Cluster cluster, String kindAndName) {
     int slash = kindAndName.indexOf('/');
     if (slash <= 0 || slash == kindAndName.length() - 1) {
-      throw new CliException(ExitCodes.USAGE, "expected KIND/NAME (e.g. widget/my-app), got \"" + kindAndName + "\"");
+      throw new CliException(ExitCodes.USAGE, "expected KIND/NAME or KIND NAME (e.g. widget/my-app or widget my-app), got \"" + kindAndName + "\"");
     }
     Kinds kinds = new Kinds(cluster);
     TrackedKind kind = kinds.resolve(kindAndName.substring(0, slash));

@@ -104,7 +104,8 @@ public final class ProgressView {
     if (p.rate().isPresent()) {
       b.append(", ").append(String.format(Locale.ROOT, "%.1f/s", p.rate().getAsDouble()));
     }
-    b.append(p.eta().map(d -> ", about " + TreeView.human(d) + " left").orElse(p.left() > 0 ? ", time left unknown" : ""));
+    b.append(p.eta().map(d -> ", about " + TreeView.human(d.plusMillis(999)) + " left") // whole seconds, rounded up
+        .orElse(p.left() > 0 ? ", time left unknown" : ""));
     if (p.blockers() != null && p.left() > 0) {
       b.append("; ").append(p.blockers());
     }

@@ -40,6 +40,15 @@ class ProgressViewTest {
   }
 
   @Test
+  void aTimeLeftUnderASecondIsNeverSaidAsNone() {
+    Progress p = new Progress();
+    p.add(new Progress.Sample(T0, 6, 6, null));
+    p.add(new Progress.Sample(T0.plusSeconds(2), 1, 6, null));
+    assertEquals("Widget/ns/root: 1 of 6 dependents left, 2.5/s, about 1s left",
+        ProgressView.line("Widget/ns/root", p, false), "0.4 s left, rounded up");
+  }
+
+  @Test
   void onATerminalTheLineIsRedrawnInPlaceAndEndsWithANewLine() {
     ProgressView view = new ProgressView(ProgressView.Mode.TERMINAL, out, "Widget/ns/root", Map.of());
     Progress p = twoLooks(null);
