@@ -1,6 +1,8 @@
 package dev.syncgc.cli;
 
+import dev.syncgc.cli.commands.DeleteCommand;
 import dev.syncgc.cli.commands.PreviewCommand;
+import dev.syncgc.cli.commands.ReleaseCommand;
 import dev.syncgc.cli.commands.StatusCommand;
 import dev.syncgc.cli.commands.TreeCommand;
 import dev.syncgc.cli.commands.WhyCommand;
@@ -12,7 +14,8 @@ import picocli.CommandLine.Command;
     description = "See what syncgc sees: the ownership tree, why an object is stuck, what a deletion would take"
         + " with it, and the operator's state.",
     footer = {"", ExitCodes.HELP},
-    subcommands = {TreeCommand.class, WhyCommand.class, PreviewCommand.class, StatusCommand.class})
+    subcommands = {TreeCommand.class, WhyCommand.class, PreviewCommand.class, StatusCommand.class,
+        DeleteCommand.class, ReleaseCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

@@ -13,6 +13,9 @@ class MainTest {
     assertEquals(ExitCodes.USAGE, Main.run("explode"));
     assertEquals(ExitCodes.USAGE, Main.run("tree", "--no-such-flag", "widget/x"));
     assertEquals(ExitCodes.USAGE, Main.run("tree"));
+    assertEquals(ExitCodes.USAGE, Main.run("why", "widget", "a", "b"));
+    assertEquals(ExitCodes.USAGE, Main.run("delete", "widget/x", "--cascade=sideways"));
+    assertEquals(ExitCodes.USAGE, Main.run("delete", "widget/x", "-o", "yaml"));
   }
 
   @Test

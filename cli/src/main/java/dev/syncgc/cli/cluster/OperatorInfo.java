@@ -18,7 +18,8 @@ import java.util.Map;
  * server's Pod proxy. What cannot be read is said to be unknown, never guessed.
  */
 public final class OperatorInfo {
-  static final String POD_SELECTOR = "app.kubernetes.io/name=syncgc";
+  /** The chart's label on the operator's Pods and its Deployment. */
+  public static final String POD_SELECTOR = "app.kubernetes.io/name=syncgc";
 
   public final List<String> facts = new ArrayList<>();
   public final Map<String, Object> model = new LinkedHashMap<>();

@@ -42,11 +42,11 @@ public final class Snapshot {
     this.policies = policies;
   }
 
-  /** @param kindAndName {@code KIND/NAME}, as kubectl takes it */
+  /** @param kindAndName {@code KIND/NAME}, as kubectl takes it (the commands turn {@code KIND NAME} into it) */
   public static Snapshot load(Cluster cluster, String kindAndName) {
     int slash = kindAndName.indexOf('/');
     if (slash <= 0 || slash == kindAndName.length() - 1) {
-      throw new CliException(ExitCodes.USAGE, "expected KIND/NAME (e.g. widget/my-app), got \"" + kindAndName + "\"");
+      throw new CliException(ExitCodes.USAGE, "expected KIND/NAME or KIND NAME (e.g. widget/my-app or widget my-app), got \"" + kindAndName + "\"");
     }
     Kinds kinds = new Kinds(cluster);
     TrackedKind kind = kinds.resolve(kindAndName.substring(0, slash));
@@ -60,6 +60,14 @@ public final class Snapshot {
       throw new CliException(ExitCodes.NOT_FOUND, kind.kind() + " " + name + " not found" + where
           + (kind.namespaced() ? " (use -n NAMESPACE)" : ""));
     }
+    return around(cluster, kinds, kind, found);
+  }
+
+  /**
+   * The objects around {@code found} (an object of {@code kind} just read), reusing the kinds
+   * discovered before: what {@code delete} takes once a second while it watches.
+   */
+  public static Snapshot around(Cluster cluster, Kinds kinds, TrackedKind kind, GenericKubernetesResource found) {
     MetadataReader reader = new MetadataReader();
     Snapshot s = new Snapshot(kinds, reader.read(kind, found), policies(cluster));
     s.read(cluster, kind.namespaced() ? cluster.namespace : null);

@@ -18,8 +18,8 @@ import picocli.CommandLine.Parameters;
     description = "A dry run of deleting the object: what syncgc would delete (leaves first), what would survive"
         + " and why, the rings it would release, and an estimate of the time. Runs the operator's own planner.")
 public final class PreviewCommand extends ClusterCommand {
-  @Parameters(paramLabel = "KIND/NAME", description = "The object to preview the deletion of.")
-  String target;
+  @Parameters(arity = "1..2", paramLabel = Target.LABEL, description = "The object to preview the deletion of (e.g. widget/my-app or widget my-app).")
+  List<String> target;
 
   @Option(names = "--qps", defaultValue = "200",
       description = "The operator's --kube-api-qps, for the estimate (default: ${DEFAULT-VALUE}, the chart's).")
@@ -27,7 +27,7 @@ public final class PreviewCommand extends ClusterCommand {
 
   @Override
   void run(Cluster cluster, Output out) {
-    Snapshot s = Snapshot.load(cluster, target);
+    Snapshot s = Snapshot.load(cluster, Target.of(target));
     Preview p = Preview.of(s.kinds, List.copyOf(s.objects.values()), s.target, s::settingsOf, Instant.now());
     String by = s.target.annotation(Names.PROPAGATION) != null ? "annotation " + Names.PROPAGATION
         : s.policyOf(s.target).map(n -> "GarbageCollectionPolicy " + n).orElse("its recorded setting");

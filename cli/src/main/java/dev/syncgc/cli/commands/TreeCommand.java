@@ -6,6 +6,7 @@ import dev.syncgc.cli.render.Output;
 import dev.syncgc.cli.render.TreeView;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,15 +16,15 @@ import picocli.CommandLine.Parameters;
     description = "The ownership tree below an object across every kind the server serves: state, age, finalizers,"
         + " diamonds (shown once) and cycles (marked with the path).")
 public final class TreeCommand extends ClusterCommand {
-  @Parameters(paramLabel = "KIND/NAME", description = "The object, as kubectl names it (e.g. widget/my-app).")
-  String target;
+  @Parameters(arity = "1..2", paramLabel = Target.LABEL, description = "The object, as kubectl names it (e.g. widget/my-app or widget my-app).")
+  List<String> target;
 
   @Option(names = "--owners", description = "Show the chain of owners above the object instead.")
   boolean owners;
 
   @Override
   void run(Cluster cluster, Output out) {
-    Snapshot s = Snapshot.load(cluster, target);
+    Snapshot s = Snapshot.load(cluster, Target.of(target));
     TreeView view = new TreeView(s.graph(), s.created::get, o -> {
       int wave = s.settingsOf(o).wave();
       return wave == 0 ? null : wave;

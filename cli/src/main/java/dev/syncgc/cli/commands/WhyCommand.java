@@ -21,15 +21,15 @@ import picocli.CommandLine.Parameters;
         + " syncgc waits for, the deadline, whether the operator runs), or, for an object not being deleted,"
         + " whether and by what it is opted in.")
 public final class WhyCommand extends ClusterCommand {
-  @Parameters(paramLabel = "KIND/NAME", description = "The object.")
-  String target;
+  @Parameters(arity = "1..2", paramLabel = Target.LABEL, description = "The object (e.g. widget/my-app or widget my-app).")
+  List<String> target;
 
   @Option(names = "--operator-namespace", description = "Where the operator's Pods run (default: found by label).")
   String operatorNamespace;
 
   @Override
   void run(Cluster cluster, Output out) {
-    Snapshot s = Snapshot.load(cluster, target);
+    Snapshot s = Snapshot.load(cluster, Target.of(target));
     Instant now = Instant.now();
     Why why = Why.of(s, now);
     OperatorInfo operator = s.target.beingDeleted() ? OperatorInfo.read(cluster, operatorNamespace) : null;
