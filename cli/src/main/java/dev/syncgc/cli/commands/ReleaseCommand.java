@@ -10,6 +10,7 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.release.FinalizerRelease;
+import dev.syncgc.release.OperatorStop;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
@@ -69,7 +70,7 @@ public final class ReleaseCommand implements Callable<Integer> {
       if (operator != null) {
         cluster.call("scale the operator to zero", () -> {
           try {
-            release.stopOperator(operator.getMetadata().getNamespace(), operator.getMetadata().getName(),
+            OperatorStop.stop(cluster.client, operator.getMetadata().getNamespace(), operator.getMetadata().getName(),
                 Duration.ofMinutes(2));
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
