@@ -6,6 +6,7 @@
 #
 #   e2e/peer/run.sh            build, start the control plane and the operator, run, report, stop (make e2e-peer)
 #   e2e/peer/run.sh build      only build the test binary (cached in $SYNCGC_CACHE/bin, keyed by version)
+#   e2e/peer/run.sh up         start the control plane, the operator and the policy, and leave them running
 #   e2e/peer/run.sh down       stop the operator and the control plane of this suite, remove its data
 #
 # Environment: SYNCGC_PEER_FOCUS (ginkgo focus, default "Garbage collector"), SYNCGC_PEER_TIMEOUT
@@ -88,8 +89,11 @@ cluster_up() {
   # which lifts the taint once the node is Ready, does not run here. The suite counts schedulable
   # (Ready, untainted) nodes before it starts and sizes some specs by them: lift it.
   local node
-  for node in $("$KUBECTL" get nodes -o name); do
-    "$KUBECTL" taint "$node" node.kubernetes.io/not-ready:NoSchedule- >/dev/null 2>&1 || true
+  for node in $("$KUBECTL" get nodes -o jsonpath='{.items[*].metadata.name}'); do
+    if "$KUBECTL" get node "$node" -o jsonpath='{.spec.taints[*].key}' | grep -qw node.kubernetes.io/not-ready; then
+      "$KUBECTL" taint nodes "$node" node.kubernetes.io/not-ready:NoSchedule- >/dev/null \
+        || die "could not lift the not-ready taint of node $node"
+    fi
   done
   log "control plane up (KUBECONFIG=$KUBECONFIG)"
 }
@@ -212,6 +216,14 @@ cmd_down() {
   "$CLUSTER" down
 }
 
+cmd_up() {
+  command -v java >/dev/null || die "java (17+) is required to run the operator"
+  mkdir -p "$OUT"
+  cluster_up
+  operator_start
+  policy_apply
+}
+
 cmd_all() {
   command -v java >/dev/null || die "java (17+) is required to run the operator"
   command -v python3 >/dev/null || die "python3 is required to read the JUnit report"
@@ -232,6 +244,7 @@ cmd_all() {
 case ${1:-all} in
   all) cmd_all ;;
   build) cmd_build ;;
+  up) cmd_up ;;
   down) cmd_down ;;
   *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
