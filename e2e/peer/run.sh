@@ -207,6 +207,32 @@ EOF
     tail -30 "$OUT/suite.log"
   fi
   grep -E '^(Ran [0-9]+ of|(SUCCESS|FAIL)! --)' "$OUT/suite.log" || true
+  # Which specs syncgc took part in: its synchronous deletions (and releases to the API server's
+  # orphaning) in each spec's namespace before the framework destroys the namespace, by kind. A spec
+  # that deletes its owner before syncgc has put its finalizer on it runs on Kubernetes' collector alone.
+  python3 - "$OUT/suite.log" "$OUT/operator.log" <<'EOF'
+import re, sys, collections, datetime
+spec, namespaces = None, []
+for line in open(sys.argv[1], errors="replace"):
+    if line.startswith("[sig-"):
+        spec = re.sub(r" \[sig-[^]]*\]$", "", line.strip())
+    m = re.search(r'Destroying namespace "([^"]+)" for this suite\. @ (\S+ \S+)', line)
+    if m and spec:
+        at = datetime.datetime.strptime(m.group(2), "%m/%d/%y %H:%M:%S.%f")
+        namespaces.append((m.group(1), spec, at))
+events = collections.defaultdict(list)  # namespace -> (time, what)
+for line in open(sys.argv[2], errors="replace"):
+    m = re.search(r"^(\S+)Z .*(synchronous deletion started|released to the API server's orphaning) object=([A-Za-z]+)/([^/ ]+)/", line)
+    if m:
+        at = datetime.datetime.strptime(m.group(1)[:23], "%Y-%m-%dT%H:%M:%S.%f")
+        what = m.group(3) + (" released to orphaning" if m.group(2).startswith("released") else "")
+        events[m.group(4)].append((at, what))
+print("syncgc in each spec (synchronous deletions by kind, before the namespace's teardown):")
+for ns, name, destroyed in namespaces:
+    kinds = collections.Counter(w for at, w in events.get(ns, []) if at < destroyed)
+    what = ", ".join("%s %d" % kv for kv in sorted(kinds.items())) if kinds else "none: Kubernetes' collector alone"
+    print("  %-9s %s\n            %s" % (ns, name[:110], what))
+EOF
   echo "syncgc: syncgc_deletions_started_total=${DELETIONS:-?}, \"synchronous deletion started\" log lines=$(grep -c 'synchronous deletion started' "$OUT/operator.log" || true)"
   echo "logs: $OUT/suite.log, $OUT/operator.log"
 }
