@@ -233,7 +233,7 @@ for ns, name, destroyed in namespaces:
     what = ", ".join("%s %d" % kv for kv in sorted(kinds.items())) if kinds else "none: Kubernetes' collector alone"
     print("  %-9s %s\n            %s" % (ns, name[:110], what))
 EOF
-  echo "syncgc: syncgc_deletions_started_total=${DELETIONS:-?}, \"synchronous deletion started\" log lines=$(grep -c 'synchronous deletion started' "$OUT/operator.log" || true)"
+  echo "syncgc: syncgc_deletions_started_total=${DELETIONS:-?}, \"synchronous deletion started\" log lines=${DELETION_LINES:-?} (both read when the suite ended)"
   echo "logs: $OUT/suite.log, $OUT/operator.log"
 }
 
@@ -262,6 +262,7 @@ cmd_all() {
   local status=0
   run_suite || status=$?
   DELETIONS=$(deletions_started || echo "?")
+  DELETION_LINES=$(grep -c 'synchronous deletion started' "$OUT/operator.log" || true)
   report
   ((status == 0)) || log "the suite failed (exit $status)"
   return $status
