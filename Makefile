@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: e2e-nogc e2e-nogc-down bench-growth test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -60,6 +60,16 @@ e2e-nogc: ## the e2e tests of e2e/nogc/tests.txt on a second local control plane
 
 e2e-nogc-down: ## stop the control plane of e2e-nogc and remove its data
 	@export $(NOGC_CLUSTER) && e2e/cluster.sh down
+
+# The control plane of e2e-peer: its own ports and data, so that it never meets the one of make test.
+PEER_CLUSTER ?= SYNCGC_ETCD_PORT=25790 SYNCGC_ETCD_PEER_PORT=25800 SYNCGC_APISERVER_PORT=18443 SYNCGC_KCM_PORT=18257 \
+  SYNCGC_KWOK_PORT=18090 SYNCGC_CLUSTER_DIR=$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/cluster-peer
+
+e2e-peer: ## Kubernetes' own garbage-collector e2e tests with syncgc and a policy opting core, apps and batch in (e2e/peer)
+	@export $(PEER_CLUSTER) && unset KUBECONFIG && e2e/peer/run.sh
+
+e2e-peer-down: ## stop the operator and the control plane of e2e-peer, remove its data
+	@export $(PEER_CLUSTER) && e2e/peer/run.sh down
 
 plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
 	$(MVN) -q -pl operator,cli -am package -DskipTests
