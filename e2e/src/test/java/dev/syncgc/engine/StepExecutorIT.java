@@ -113,6 +113,29 @@ class StepExecutorIT {
     assertTrue(failure.startsWith("missing permission for removing its owner reference"), failure);
   }
 
+  /**
+   * A ring is released inner members first, the member owned from outside last, so that the outside
+   * owner sees the whole ring gone before it goes itself. A release that fails on an inner member
+   * (a 429 after its retries, a 403) must stop there: the soak (seed -6507660803086475762, round 4,
+   * throttled) saw the entry member released and its owner's chain complete while inner members
+   * were left.
+   */
+  @Test
+  void aRingReleaseThatFailsOnAnInnerMemberDoesNotReleaseTheEntryMember(TestNamespace ns) throws Exception {
+    ObjectMetadata inner = objects.ownerUnderDeletion(ns.name(), "inner");
+    ObjectMetadata entry = objects.ownerUnderDeletion(ns.name(), "entry");
+    // may patch only the entry: the inner member's release is refused
+    KubeApi limited = objects.limitedApi(ns.name(), metrics, List.of("patch"), List.of("entry"));
+    StepExecutor executor = executor(ns, limited);
+
+    Next next = executor.run(entry, synchronous(), List.of(new Step.ReleaseRing(List.of(inner, entry),
+        List.of(entry.ref(), inner.ref(), entry.ref()))));
+
+    assertEquals(Next.RETRY, next);
+    assertNotNull(objects.get(ns.name(), "entry"), "the entry member went while an inner member of its ring stays");
+    assertTrue(objects.finalizers(ns.name(), "entry").contains(Names.FINALIZER));
+  }
+
   @Test
   void aDeleteRefusedBecauseTheDependentChangedIsPlannedAgainAndTheOwnerStays(TestNamespace ns) throws Exception {
     StepExecutor executor = executor(ns, admin);

@@ -202,18 +202,22 @@ final class StepExecutor {
     return r;
   }
 
+  /**
+   * Members in the order the planner gives (those owned from outside the ring last, so that an outside
+   * owner sees the whole ring gone before it goes itself); the first release that fails stops the
+   * rest, else an entry member could go, and its owner after it, while inner members are left.
+   */
   private Next releaseRing(ObjectMetadata owner, Step.ReleaseRing s) {
     reporter.ringReleased(owner, s);
-    Next next = Next.DONE;
     for (ObjectMetadata member : s.members()) {
       if (member.hasFinalizer(Names.FINALIZER)) {
         Result r = removeFinalizer(member);
         if (!r.ok() && !r.gone()) {
-          next = Next.RETRY;
+          return Next.RETRY;
         }
       }
     }
-    return next;
+    return Next.DONE;
   }
 
   private void waitFor(ObjectMetadata owner, Step.Wait s) {
