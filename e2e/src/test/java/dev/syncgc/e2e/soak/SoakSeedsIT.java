@@ -26,7 +26,10 @@ class SoakSeedsIT {
   record Fixed(long seed, int scenarios, int maxObjects, int round, String found) {}
 
   /** One line per seed that failed, newest last. */
-  static final List<Fixed> FIXED = List.of();
+  static final List<Fixed> FIXED = List.of(
+      new Fixed(-6507660803086475762L, 4, 12, 4, "d20e381, APF throttling, on-timeout Keep: a ring's entry member"
+          + " completed by its own plan once the inner member it owns was released, and the root went while"
+          + " ring7-2 and ring8-3 were left; fixed by releasing a ring farthest from its entry first"));
 
   @TestFactory
   Stream<DynamicTest> eachFixedSeedStillPasses() {

@@ -4,8 +4,13 @@ import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -40,8 +45,36 @@ final class RingRelease {
       boolean ownedFromOutside = member.owners().stream().map(OwnerLink::uid).anyMatch(u -> !ring.contains(u));
       (ownedFromOutside ? entries : inner).add(member);
     }
+    Map<String, Integer> distance = distanceFromEntries(ring, entries);
+    inner.sort(Comparator.comparing((ObjectMetadata m) -> distance.getOrDefault(m.uid(), Integer.MAX_VALUE))
+        .reversed());
     inner.addAll(entries);
     return Optional.of(new Step.ReleaseRing(inner, ring.path(owner.uid())));
+  }
+
+  /**
+   * How far each member is from the members owned from outside, along the ring's owner-to-dependent
+   * edges. Released farthest first: a member whose dependents in the ring are gone completes by its
+   * own plan, so the ones an entry member owns must go last, or the entry (and its owner after it)
+   * would go while the rest of the ring is left (the soak, seed -6507660803086475762, round 4).
+   */
+  private static Map<String, Integer> distanceFromEntries(Ring ring, List<ObjectMetadata> entries) {
+    Map<String, Integer> distance = new HashMap<>();
+    Deque<String> todo = new ArrayDeque<>();
+    for (ObjectMetadata e : entries) {
+      distance.put(e.uid(), 0);
+      todo.add(e.uid());
+    }
+    while (!todo.isEmpty()) {
+      String at = todo.poll();
+      for (String next : ring.successors(at)) {
+        if (!distance.containsKey(next)) {
+          distance.put(next, distance.get(at) + 1);
+          todo.add(next);
+        }
+      }
+    }
+    return distance;
   }
 
   /** Being deleted and held only until its dependents are gone: by syncgc or by foreground deletion. */

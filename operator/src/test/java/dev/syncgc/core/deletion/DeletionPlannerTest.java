@@ -299,6 +299,26 @@ class DeletionPlannerTest {
     assertInstanceOf(Step.Wait.class, last(steps));
   }
 
+  /**
+   * A member whose dependents in the ring are gone completes by its own plan; so the ring is released
+   * farthest from the member owned from outside first, and that member last: otherwise the entry, and
+   * its owner after it, went while the rest of the ring was left (the soak, seed
+   * -6507660803086475762, round 4).
+   */
+  @Test
+  void aRingIsReleasedFarthestFromItsEntryFirstAndTheEntryLast() {
+    // outside -> r0 -> r1 -> r2 -> r3 -> r0, every member being deleted, waiting only for the others
+    DependencyGraph g = graphOf(owner("outside").build(),
+        owner("r0").ownedBy("outside", "r3").build(),
+        owner("r1").ownedBy("r0").build(),
+        owner("r2").ownedBy("r1").build(),
+        owner("r3").ownedBy("r2").build());
+
+    Step.ReleaseRing ring = assertInstanceOf(Step.ReleaseRing.class, last(plan(g, "r2")));
+
+    assertEquals(List.of("r3", "r2", "r1", "r0"), ring.members().stream().map(ObjectMetadata::uid).toList());
+  }
+
   @Test
   void selfOwnedObjectIsReleasedAsRing() {
     DependencyGraph g = graphOf(owner("x").ownedBy("x").build());
