@@ -76,11 +76,16 @@ public final class ServedKinds implements AutoCloseable {
     return started;
   }
 
-  /** Looks again every {@code interval}: discovery read afresh, new kinds tracked. */
+  /**
+   * Looks again every {@code interval}: when the API server's groups and versions changed, discovery
+   * is read afresh, new kinds tracked and kinds no longer served dropped.
+   */
   public void start(Duration interval) {
     timer.scheduleWithFixedDelay(() -> {
       try {
-        discovery.refresh();
+        if (!discovery.refreshIfGroupsChanged()) {
+          return; // the same group-versions: nothing served anew, nothing gone
+        }
         int added = trackNew().size();
         if (added > 0) {
           log.info("tracking kinds served since the last look count={}", added);

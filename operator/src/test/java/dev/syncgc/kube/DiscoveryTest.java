@@ -77,6 +77,15 @@ class DiscoveryTest {
   }
 
   @Test
+  void groupsAndVersionsUnchangedMeanNoRereadAndAGroupGoneMeansOne() {
+    discovery.refresh();
+    assertTrue(!discovery.refreshIfGroupsChanged(), "nothing changed: no read of every group-version");
+    served.clear();
+    assertTrue(discovery.refreshIfGroupsChanged(), "a group gone: read again");
+    assertEquals(List.of("/ConfigMap"), deletable());
+  }
+
+  @Test
   void aKindLearnedFromTheCrdWatchIsNotServedUntilDiscoveryListsIt() {
     discovery.refresh();
     discovery.learn(new TrackedKind("late.dev", "v1", "Widget", "widgets", true));
