@@ -46,9 +46,19 @@ final class DependentActions {
   }
 
   /** A DELETE went to it and the graph has not seen it being deleted yet. */
+  /**
+   * Whether a DELETE of the object would be a second one: one was sent and the graph has not seen the
+   * object being deleted yet, or the graph has seen it deleted since the plan was made (the object's
+   * record, {@code deleteSent} included, went with it; only a tombstone is known at every version).
+   */
   boolean deleteSent(String uid) {
     ObjectStates.State state = states.peek(uid);
-    return state != null && state.deleteSent;
+    return state != null && state.deleteSent || seenDeleted(uid);
+  }
+
+  /** The graph has seen the object deleted: only a tombstone is known at every version. */
+  private boolean seenDeleted(String uid) {
+    return graph.get(uid) == null && graph.knows(uid, Long.MAX_VALUE);
   }
 
   void deletionSeen(String uid) {
@@ -83,6 +93,9 @@ final class DependentActions {
   Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
       SettingsInForce settings, Instant startedDeadline) {
     TrackedKind kind = informers.kindOf(d.ref());
+    if (seenDeleted(d.uid())) {
+      return Next.DONE; // gone while the call waited for its turn
+    }
     if (unseenOwnerExists(d, owner)) {
       return Next.RETRY;
     }
