@@ -66,11 +66,10 @@ final class GrowthSection {
       }
     }
     out.append("\n| workload | syncgc / floor at ").append(qps).append(" | lower bound of syncgc's rate limit: "
-        + "(requests − burst) / QPS, over the floor's time | syncgc / floor, no client limit | syncgc / "
+        + "(SPEC's minimum requests − burst) / QPS, over the floor's time | syncgc / floor, no client limit | syncgc / "
         + "foreground at ").append(qps).append(" |\n|---|---:|---:|---:|---:|\n");
     for (String w : s.workloads()) {
-      double req = median(s, w, "syncgc", "api_requests");
-      double bound = Math.max(0, req - s.burst()) / s.qps();
+      double bound = Math.max(0, Workload.named(w).minimumSyncgcRequests() - s.burst()) / s.qps();
       out.append("| ").append(w).append(" | ").append(Fmt.ratio(s.median(w, "syncgc") / s.median(w, "floor")))
           .append(" | ").append(Fmt.ratio(bound / s.median(w, "floor")))
           .append(" | ").append(Fmt.ratio(s.median(w, "syncgc-unlimited") / s.median(w, "floor-unlimited")))

@@ -227,12 +227,12 @@ final class Report {
     out.append('\n');
     out.append("| workload | syncgc / foreground | syncgc / foreground at ").append(qps)
         .append(" | syncgc / floor | syncgc / floor, both with no client limit | syncgc API requests (median; by verb, one run) | lower bound of syncgc's "
-            + "rate limit: (requests − burst) / QPS | syncgc requests per second of the run | syncgc heap after the run |"
+            + "rate limit: (SPEC's minimum requests − burst) / QPS | syncgc requests per second of the run | syncgc heap after the run |"
             + "\n|---|---:|---:|---:|---:|---|---:|---:|---:|\n");
     for (String w : s.workloads) {
       double sy = s.median(w, "syncgc");
       Stats req = s.requests.get(w);
-      double bound = req == null ? Double.NaN : Math.max(0, req.median() - s.burst()) / s.qps();
+      double bound = Math.max(0, Workload.named(w).minimumSyncgcRequests() - s.burst()) / s.qps();
       out.append("| ").append(w).append(" | ").append(ratioAndSpeedup(sy, s.median(w, "foreground")))
           .append(" | ").append(ratioAndSpeedup(sy, s.median(w, "foreground-qps")))
           .append(" | ").append(Fmt.ratio(sy / s.median(w, "floor")))

@@ -33,6 +33,30 @@ record Workload(String shape, int fanOut, int depth) {
     return n;
   }
 
+  /**
+   * The fewest API requests SPEC lets syncgc send for this workload once the root is deleted: a
+   * DELETE per leaf; per inner dependent the finalizer that marks it before its children go, its
+   * DELETE and the finalizer's removal; the root's finalizer removal (the root got its finalizer when
+   * it was opted in, before the run, and the user's DELETE is not syncgc's). Events, the freshness
+   * LISTs and the root's start record are beyond it (docs/performance.md names what each buys).
+   */
+  int minimumSyncgcRequests() {
+    int leaves = levelSize(depth);
+    int inner = objects() - leaves - 1;
+    return leaves + 3 * inner + 1;
+  }
+
+  /** The workload a {@link #name()} names: "wide-2000", "tree-10x3". */
+  static Workload named(String name) {
+    if (name.startsWith("wide-")) {
+      return wide(Integer.parseInt(name.substring(5)));
+    }
+    if (name.startsWith("tree-")) {
+      return tree(name.substring(5));
+    }
+    throw new IllegalArgumentException("no workload is named '" + name + "'");
+  }
+
   String name() {
     return shape.equals("wide") ? "wide-" + fanOut : "tree-" + fanOut + "x" + depth;
   }
