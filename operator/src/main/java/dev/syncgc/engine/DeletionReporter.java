@@ -152,14 +152,16 @@ final class DeletionReporter {
   }
 
   /**
-   * Sends {@code WaitingForDependents} once an owner has waited a moment, then at most once per
-   * interval.
+   * Sends {@code WaitingForDependents} once an owner has waited a moment (an owner a cascade put under
+   * deletion: a whole interval, so that a cascade making progress sends none, while one stuck deep in a
+   * tree still names what holds it), then at most once per interval.
    *
    * @return when the owner should be looked at again at the latest for the next Event to be due
    */
   Duration waiting(ObjectMetadata owner, Step.Wait s, Duration recheck) {
     Instant now = clock.instant();
-    Instant firstEventAt = owner.deletionTimestamp().plus(FIRST_WAITING_EVENT_AFTER);
+    Instant firstEventAt = owner.deletionTimestamp()
+        .plus(root(owner) ? FIRST_WAITING_EVENT_AFTER : waitingEventInterval);
     ObjectStates.State state = states.of(owner.uid());
     Instant last = state.lastWaitingEvent;
     if (last == null && now.isBefore(firstEventAt)) {
