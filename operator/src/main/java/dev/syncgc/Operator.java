@@ -2,6 +2,7 @@ package dev.syncgc;
 
 import dev.syncgc.config.OperatorConfig;
 import dev.syncgc.engine.Engine;
+import dev.syncgc.http.GraphDump;
 import dev.syncgc.http.HealthServer;
 import dev.syncgc.http.Liveness;
 import dev.syncgc.kube.CrdKinds;
@@ -74,6 +75,9 @@ public final class Operator {
     NamespaceLabels namespaces = new NamespaceLabels(client);
     Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock,
         namespaces::of);
+    if (config.debugGraph) {
+      http.serve("/debug/graph", () -> GraphDump.lines(engine.graphSnapshot()));
+    }
     liveness.set(new Liveness(config.livenessWatchTimeout, config.livenessStallTimeout, System::nanoTime,
         ready::get, engine::watches, engine::workProgress));
     List<AutoCloseable> kindWatches = buildGraph(client, discovery, namespaces, engine);

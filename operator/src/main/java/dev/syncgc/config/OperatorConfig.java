@@ -31,6 +31,12 @@ public class OperatorConfig {
       description = "Address for /healthz, /readyz and /metrics (default: ${DEFAULT-VALUE}, env SYNCGC_HTTP_ADDRESS).")
   public String httpAddress;
 
+  @Option(names = "--debug-graph", defaultValue = "${env:SYNCGC_DEBUG_GRAPH:-false}",
+      description = "Serve /debug/graph on the HTTP port: every object in the graph as 'uid owner-uid,...' lines,"
+          + " for tests that compare it with a LIST. Off by default: it names every tracked object's uid"
+          + " (env SYNCGC_DEBUG_GRAPH).")
+  public boolean debugGraph;
+
   @Option(names = "--http-port", defaultValue = "${env:SYNCGC_HTTP_PORT:-8080}",
       description = "Port for /healthz, /readyz and /metrics; 0 picks a free one (default: ${DEFAULT-VALUE}, env SYNCGC_HTTP_PORT).")
   public int httpPort;

@@ -240,6 +240,11 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     }
   }
 
+  /** Every observed object of the graph, as it holds it now. */
+  public List<ObjectMetadata> graphSnapshot() {
+    return graph.snapshot();
+  }
+
   public int graphSize() {
     return graph.size();
   }

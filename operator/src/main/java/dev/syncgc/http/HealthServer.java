@@ -35,6 +35,11 @@ public final class HealthServer implements AutoCloseable {
     }));
   }
 
+  /** Serves {@code path} with a plain-text body made at each request. */
+  public void serve(String path, Supplier<String> body) {
+    server.createContext(path, ex -> respond(ex, 200, "text/plain; charset=utf-8", body.get()));
+  }
+
   public void start() {
     server.start();
   }

@@ -3,15 +3,11 @@ package dev.syncgc.e2e.soak;
 import static org.awaitility.Awaitility.await;
 
 import dev.syncgc.e2e.support.OperatorProcess;
-import dev.syncgc.e2e.support.ProcessRunner;
-import dev.syncgc.e2e.support.TestCluster;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -26,9 +22,8 @@ import org.awaitility.core.ConditionTimeoutException;
  * After the soak, with nothing changing: the leader's graph holds exactly the objects of a fresh
  * LIST of every kind it tracks (the soak runs it with {@code --builtin-kinds ConfigMap,Pod}, plus
  * every established CRD), by identity: the same uids, each naming the same owner uids. The graph is
- * read from a heap dump of the leader ({@link HeapGraph}): counts alone would let a graph that kept
- * a deleted object and lost a live one, or kept one reference an update removed and lost another,
- * pass.
+ * read from the leader's {@code /debug/graph}: counts alone would let a graph that kept a deleted
+ * object and lost a live one, or kept one reference an update removed and lost another, pass.
  */
 final class GraphCheck {
   private static final Duration DEADLINE = Duration.ofSeconds(90);
@@ -51,7 +46,7 @@ final class GraphCheck {
           });
       return null;
     } catch (ConditionTimeoutException e) {
-      return "after " + DEADLINE + ": " + (last.get() == null ? "the leader's heap could not be read: " + e.getMessage()
+      return "after " + DEADLINE + ": " + (last.get() == null ? "the leader's graph could not be read: " + e.getMessage()
           : last.get());
     }
   }
@@ -74,15 +69,27 @@ final class GraphCheck {
     return items.size() + (items.isEmpty() ? "" : " " + items.subList(0, Math.min(NAMED, items.size())));
   }
 
-  private static Map<String, Set<String>> dump(OperatorProcess leader) throws Exception {
-    Path file = TestCluster.targetDir().resolve("soak-graph-" + leader.pid() + "-" + System.nanoTime() + ".hprof");
-    try {
-      ProcessRunner.run(List.of(jcmd(), Long.toString(leader.pid()), "GC.heap_dump", file.toString()), Map.of(),
-          Duration.ofSeconds(60)).assertOk();
-      return HeapGraph.read(file);
-    } finally {
-      Files.deleteIfExists(file);
+  /** The leader's graph as its {@code /debug/graph} gives it (the soak runs it with {@code --debug-graph}). */
+  static Map<String, Set<String>> dump(OperatorProcess leader) {
+    var response = leader.get("/debug/graph");
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("GET /debug/graph answered " + response.statusCode());
     }
+    return parse(response.body());
+  }
+
+  /** uid to owner uids from the lines of {@code /debug/graph}. */
+  static Map<String, Set<String>> parse(String lines) {
+    Map<String, Set<String>> out = new TreeMap<>();
+    for (String line : lines.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      int space = line.indexOf(' ');
+      String owners = line.substring(space + 1);
+      out.put(line.substring(0, space), owners.isEmpty() ? Set.of() : new LinkedHashSet<>(List.of(owners.split(","))));
+    }
+    return out;
   }
 
   private static Map<String, Set<String>> identities(List<HasMetadata> objects) {
@@ -113,8 +120,4 @@ final class GraphCheck {
     return out;
   }
 
-  private static String jcmd() {
-    Path beside = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    return Files.isExecutable(beside) ? beside.toString() : "jcmd";
-  }
 }

@@ -68,7 +68,7 @@ final class SoakOperators implements AutoCloseable {
     for (String replica : List.of("a", "b")) {
       replicas.add(OperatorProcess.start("soak-" + replica, List.of("--leader-election",
           "--leader-election-namespace", NAMESPACE, "--leader-election-lease-name", LEASE,
-          "--default-timeout", DEFAULT_TIMEOUT, "--builtin-kinds", "ConfigMap,Pod"), Map.of("KUBECONFIG", kubeconfig.toString())));
+          "--default-timeout", DEFAULT_TIMEOUT, "--builtin-kinds", "ConfigMap,Pod", "--debug-graph"), Map.of("KUBECONFIG", kubeconfig.toString())));
     }
     replicas.forEach(OperatorProcess::awaitReady);
     supervisor.scheduleWithFixedDelay(this::supervise, 1, 1, TimeUnit.SECONDS);

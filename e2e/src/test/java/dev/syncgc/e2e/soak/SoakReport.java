@@ -119,7 +119,7 @@ final class SoakReport {
                 .getAsLong() + " ms"))
         .append(row("leader at the end (awaited, at most " + Soak.LEADER_DEADLINE.toSeconds() + " s)", leaderAtEnd))
         .append(row("the leader's graph vs a fresh LIST at the end, by identity (every uid and the owner uids it"
-            + " names; the graph read from a heap dump of the leader)", graph == null ? "equal" : graph))
+            + " names; the graph read from the leader's /debug/graph)", graph == null ? "equal" : graph))
         .append(row("owners with a " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline judged (nothing Terminating"
             + " past its bound plus " + Terminating.SLACK.toSeconds() + " s)", deadlines.release() + " on-timeout Release"
             + " (bound: the deadline, or the last dependent gone if earlier), " + deadlines.keep() + " on-timeout Keep"
