@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * {@code DependencyGraph}, as uid to the uids of the owners its object names. The operator exposes
  * its graph only as counts ({@code syncgc_graph_objects}); this reads what it holds without asking
  * it, and without any of its code: an HPROF reader that follows fields by name (DependencyGraph
- * {@code nodes}, its Node {@code meta}, ObjectMetadata {@code ref}/{@code owners}, ObjectRef and
+ * {@code nodes}, a NodeTable whose {@code nodes} UidMap holds its Nodes in {@code values}, a Node's
+ * {@code meta}, ObjectMetadata {@code ref}/{@code owners}, ObjectRef and
  * OwnerLink {@code uid}). If the operator's layout changes, {@link #read} says which field it missed.
  */
 final class HeapGraph {
@@ -159,7 +160,10 @@ final class HeapGraph {
       throw new IllegalStateException(graphs.size() + " live " + GRAPH + " instances in the heap dump, not 1");
     }
     Map<String, Set<String>> out = new TreeMap<>();
-    for (long node : mapValues(ref(graphs.get(0), "nodes"))) {
+    for (long node : arrayElements(ref(ref(ref(graphs.get(0), "nodes"), "nodes"), "values"))) {
+      if (node == 0) {
+        continue; // an empty slot of the open-addressing table
+      }
       long meta = ref(node, "meta");
       if (meta == 0) {
         continue; // a virtual node: an owner named but not observed
@@ -169,26 +173,6 @@ final class HeapGraph {
         owners.add(string(ref(link, "uid")));
       }
       out.put(string(ref(ref(meta, "ref"), "uid")), owners);
-    }
-    return out;
-  }
-
-  /** The values of a HashMap, LinkedHashMap or ConcurrentHashMap: its table's entries and their chains. */
-  private List<Long> mapValues(long map) {
-    List<Long> out = new ArrayList<>();
-    long table = ref(map, "table");
-    if (table == 0) {
-      return out;
-    }
-    for (long entry : arrayElements(table)) {
-      for (long e = entry; e != 0; e = ref(e, "next")) {
-        Map<String, Object> f = fields(e);
-        Object value = f.containsKey("value") ? f.get("value") : f.get("val");
-        if (value == null) {
-          throw new IllegalStateException("map entry of class " + className(e) + " has no value field");
-        }
-        out.add((Long) value);
-      }
     }
     return out;
   }

@@ -7,9 +7,7 @@ import dev.syncgc.core.model.Scope;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,46 +24,8 @@ import java.util.function.Predicate;
  * policy changed: rare) holds it for a pass over the whole graph.
  */
 public final class DependencyGraph {
-
-  private static final class Node {
-    /** The one instance of this uid (and of the name the first reference gave) that every record shares. */
-    final String uid;
-    String name; // null until a reference or the object names it
-    ObjectMetadata meta; // null: virtual
-    Set<String> dependents; // null: none
-
-    Node(String uid) {
-      this.uid = uid;
-    }
-
-    boolean addDependent(String uid) {
-      if (dependents == null) {
-        dependents = new HashSet<>(4);
-      }
-      return dependents.add(uid);
-    }
-
-    void removeDependent(String uid) {
-      if (dependents != null && dependents.remove(uid) && dependents.isEmpty()) {
-        dependents = null;
-      }
-    }
-
-    boolean unused() {
-      return meta == null && dependents == null;
-    }
-  }
-
-  /** uids are never reused: a uid seen deleted cannot come back (a late LIST result is stale). */
-  private static final int MAX_TOMBSTONES = 50_000;
-
-  private final Map<String, Node> nodes = new HashMap<>();
-  private final Map<String, Boolean> tombstones = new LinkedHashMap<>(1024, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-      return size() > MAX_TOMBSTONES;
-    }
-  };
+  private final NodeTable nodes = new NodeTable();
+  private final Tombstones tombstones = new Tombstones();
   private final KindInfo kinds;
   private int observed;
   /** Distinct owner uids named by each observed object, summed: the graph's edges as recorded. */
@@ -82,15 +42,15 @@ public final class DependencyGraph {
    * @return the uids of the owners it named before or names now: their dependents changed
    */
   public synchronized Set<String> upsert(ObjectMetadata object) {
-    if (tombstones.containsKey(object.uid())) {
+    if (tombstones.contains(object.uid())) {
       return Set.of();
     }
-    Node node = nodes.computeIfAbsent(object.uid(), Node::new);
+    Node node = nodes.getOrAdd(object.uid());
     ObjectMetadata previous = node.meta;
     if (previous != null && previous.resourceVersion() > object.resourceVersion()) {
       return Set.of();
     }
-    object = shared(object, node);
+    object = nodes.shared(object);
     if (previous == null) {
       observed++;
     }
@@ -110,43 +70,9 @@ public final class DependencyGraph {
     }
     for (String owner : now) {
       affected.add(owner);
-      nodes.computeIfAbsent(owner, Node::new).addDependent(object.uid());
+      nodes.getOrAdd(owner).addDependent(object.uid(), node);
     }
     return affected;
-  }
-
-  /**
-   * The object with the uid and name strings the graph already holds: an owner's uid and name are
-   * otherwise one copy in the owner and one in each dependent's reference (about 130 bytes per
-   * reference). Equal strings only, so nothing but memory changes.
-   */
-  private ObjectMetadata shared(ObjectMetadata object, Node node) {
-    ObjectRef ref = object.ref();
-    String name = node.name != null && node.name.equals(ref.name()) ? node.name : ref.name();
-    node.name = name;
-    boolean changed = node.uid != ref.uid() || name != ref.name();
-    List<OwnerLink> owners = object.owners(); // copied only when a reference gets shared strings
-    for (int i = 0; i < owners.size(); i++) {
-      OwnerLink link = owners.get(i);
-      Node owner = nodes.computeIfAbsent(link.uid(), Node::new);
-      if (owner.name == null) {
-        owner.name = link.name();
-      }
-      String ownerName = owner.name.equals(link.name()) ? owner.name : link.name();
-      if (owner.uid != link.uid() || ownerName != link.name()) {
-        if (owners == object.owners()) {
-          owners = new ArrayList<>(owners);
-        }
-        changed = true;
-        owners.set(i, new OwnerLink(owner.uid, link.apiVersion(), link.kind(), ownerName));
-      }
-    }
-    if (!changed) {
-      return object;
-    }
-    return new ObjectMetadata(new ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), name, node.uid),
-        object.resourceVersion(), owners, object.finalizers(), object.deletionTimestamp(),
-        object.deletionGracePeriodSeconds(), object.annotations(), object.labels());
   }
 
   /**
@@ -155,7 +81,7 @@ public final class DependencyGraph {
    * @return the uids of the owners it named: they may be waiting for it
    */
   public synchronized Set<String> remove(String uid) {
-    tombstones.put(uid, Boolean.TRUE);
+    tombstones.add(uid);
     Node node = nodes.get(uid);
     if (node == null || node.meta == null) {
       return Set.of();
@@ -164,9 +90,7 @@ public final class DependencyGraph {
     node.meta = null;
     observed--;
     ownerReferences -= owners.size();
-    if (node.unused()) {
-      nodes.remove(uid);
-    }
+    nodes.dropIfUnused(uid, node);
     for (String owner : owners) {
       detach(owner, uid);
     }
@@ -188,9 +112,9 @@ public final class DependencyGraph {
    */
   public synchronized Removal removeIf(Predicate<ObjectMetadata> gone) {
     List<String> uids = new ArrayList<>();
-    for (Node node : nodes.values()) {
+    for (Node node : nodes.all()) {
       if (node.meta != null && gone.test(node.meta)) {
-        uids.add(node.uid);
+        uids.add(node.meta.uid());
       }
     }
     Set<String> owners = new LinkedHashSet<>();
@@ -204,9 +128,7 @@ public final class DependencyGraph {
     Node node = nodes.get(owner);
     if (node != null) {
       node.removeDependent(dependent);
-      if (node.unused()) {
-        nodes.remove(owner);
-      }
+      nodes.dropIfUnused(owner, node);
     }
   }
 
@@ -223,7 +145,7 @@ public final class DependencyGraph {
    * listed copy would teach it nothing.
    */
   public synchronized boolean knows(String uid, long resourceVersion) {
-    if (tombstones.containsKey(uid)) {
+    if (tombstones.contains(uid)) {
       return true;
     }
     Node node = nodes.get(uid);
@@ -243,8 +165,8 @@ public final class DependencyGraph {
       return List.of();
     }
     List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
-    for (String d : node.dependents) {
-      ObjectMetadata dependent = nodes.get(d).meta;
+    for (Node d : node.dependents) {
+      ObjectMetadata dependent = d.meta;
       if (followed(dependent, uid)) {
         result.add(dependent);
       }
@@ -259,8 +181,8 @@ public final class DependencyGraph {
       return List.of();
     }
     List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
-    for (String d : node.dependents) {
-      result.add(nodes.get(d).meta);
+    for (Node d : node.dependents) {
+      result.add(d.meta);
     }
     return result;
   }
@@ -270,8 +192,8 @@ public final class DependencyGraph {
     if (node == null || node.dependents == null) {
       return false;
     }
-    for (String d : node.dependents) {
-      if (followed(nodes.get(d).meta, uid)) {
+    for (Node d : node.dependents) {
+      if (followed(d.meta, uid)) {
         return true;
       }
     }
@@ -359,11 +281,12 @@ public final class DependencyGraph {
       if (node == null || node.dependents == null) {
         continue;
       }
-      for (String d : node.dependents) {
+      for (Node d : node.dependents) {
         edges++;
-        if (!seen.contains(d) && followed(nodes.get(d).meta, owner)) {
-          seen.add(d);
-          todo.push(d);
+        String uid = d.meta.uid();
+        if (!seen.contains(uid) && followed(d.meta, owner)) {
+          seen.add(uid);
+          todo.push(uid);
         }
       }
     }
@@ -372,7 +295,7 @@ public final class DependencyGraph {
   /** Every observed object, copied: for the rare whole-graph passes (a policy changed). */
   public synchronized List<ObjectMetadata> snapshot() {
     List<ObjectMetadata> all = new ArrayList<>(observed);
-    for (Node node : nodes.values()) {
+    for (Node node : nodes.all()) {
       if (node.meta != null) {
         all.add(node.meta);
       }
