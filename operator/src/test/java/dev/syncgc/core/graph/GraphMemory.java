@@ -1,10 +1,10 @@
 package dev.syncgc.core.graph;
 
+import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.model.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -28,8 +28,8 @@ import java.util.UUID;
  * owned by one root; tree: each owned by object (i-1)/10), two labels and syncgc's finalizer.
  */
 public final class GraphMemory {
-  private static final String API_VERSION = "bench.syncgc.dev/v1";
-  private static final String KIND = "BenchItem";
+  private static final String API_VERSION = "example.com/v1";
+  private static final String KIND = "Widget"; // namespaced and tracked in TestObjects.KINDS
   private static final String NAMESPACE = "bench-0";
   private static final Map<String, String> LABELS = Map.of(
       "app.kubernetes.io/name", "bench", "app.kubernetes.io/instance", "run-1");
@@ -49,17 +49,7 @@ public final class GraphMemory {
   }
 
   private static DependencyGraph build(String shape, int n) {
-    DependencyGraph graph = new DependencyGraph(new KindInfo() {
-      @Override
-      public Scope scope(OwnerLink link) {
-        return Scope.NAMESPACED;
-      }
-
-      @Override
-      public boolean tracked(OwnerLink link) {
-        return true;
-      }
-    });
+    DependencyGraph graph = new DependencyGraph(TestObjects.KINDS); // asked only by queries
     String[] uids = new String[n];
     for (int i = 0; i < n; i++) {
       uids[i] = UUID.randomUUID().toString();
