@@ -1,16 +1,10 @@
 package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.model.Scope;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -27,12 +21,14 @@ public final class DependencyGraph {
   private final NodeTable nodes = new NodeTable();
   private final Tombstones tombstones = new Tombstones();
   private final KindInfo kinds;
+  private final LinkRules rules;
   private int observed;
   /** Distinct owner uids named by each observed object, summed: the graph's edges as recorded. */
   private int ownerReferences;
 
   public DependencyGraph(KindInfo kinds) {
     this.kinds = kinds;
+    this.rules = new LinkRules(kinds, nodes);
   }
 
   /**
@@ -56,21 +52,21 @@ public final class DependencyGraph {
     }
     node.meta = object;
     Set<String> affected = new LinkedHashSet<>();
-    Set<String> now = ownerUids(object);
+    Set<String> now = NodeTable.ownerUids(object);
     ownerReferences += now.size();
     if (previous != null) {
-      Set<String> before = ownerUids(previous);
+      Set<String> before = NodeTable.ownerUids(previous);
       ownerReferences -= before.size();
       for (String owner : before) {
         affected.add(owner);
         if (!now.contains(owner)) {
-          detach(owner, object.uid());
+          nodes.detach(owner, object.uid());
         }
       }
     }
     for (String owner : now) {
       affected.add(owner);
-      nodes.getOrAdd(owner).addDependent(object.uid(), node);
+      nodes.attach(owner, object.uid(), node);
     }
     return affected;
   }
@@ -86,13 +82,13 @@ public final class DependencyGraph {
     if (node == null || node.meta == null) {
       return Set.of();
     }
-    Set<String> owners = ownerUids(node.meta);
+    Set<String> owners = NodeTable.ownerUids(node.meta);
     node.meta = null;
     observed--;
     ownerReferences -= owners.size();
     nodes.dropIfUnused(uid, node);
     for (String owner : owners) {
-      detach(owner, uid);
+      nodes.detach(owner, uid);
     }
     return owners;
   }
@@ -124,22 +120,6 @@ public final class DependencyGraph {
     return new Removal(List.copyOf(uids), owners);
   }
 
-  private void detach(String owner, String dependent) {
-    Node node = nodes.get(owner);
-    if (node != null) {
-      node.removeDependent(dependent);
-      nodes.dropIfUnused(owner, node);
-    }
-  }
-
-  private static Set<String> ownerUids(ObjectMetadata object) {
-    Set<String> uids = new LinkedHashSet<>();
-    for (OwnerLink link : object.owners()) {
-      uids.add(link.uid());
-    }
-    return uids;
-  }
-
   /**
    * Whether the graph holds this object at this version or a newer one, or has seen it deleted: a
    * listed copy would teach it nothing.
@@ -160,29 +140,24 @@ public final class DependencyGraph {
 
   /** Observed objects that name this uid as owner through a valid reference. */
   public synchronized List<ObjectMetadata> dependentsOf(String uid) {
-    Node node = nodes.get(uid);
-    if (node == null || node.dependents == null) {
-      return List.of();
-    }
-    List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
-    for (Node d : node.dependents) {
-      ObjectMetadata dependent = d.meta;
-      if (followed(dependent, uid)) {
-        result.add(dependent);
-      }
-    }
-    return result;
+    return dependents(uid, true);
   }
 
   /** Observed objects that name this uid as owner, whether or not the reference is valid. */
   public synchronized List<ObjectMetadata> referencing(String uid) {
+    return dependents(uid, false);
+  }
+
+  private List<ObjectMetadata> dependents(String uid, boolean validOnly) {
     Node node = nodes.get(uid);
     if (node == null || node.dependents == null) {
       return List.of();
     }
     List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
     for (Node d : node.dependents) {
-      result.add(d.meta);
+      if (!validOnly || followed(d.meta, uid)) {
+        result.add(d.meta);
+      }
     }
     return result;
   }
@@ -200,32 +175,14 @@ public final class DependencyGraph {
     return false;
   }
 
-  private boolean followed(ObjectMetadata dependent, String ownerUid) {
-    for (OwnerLink link : dependent.owners()) {
-      if (link.uid().equals(ownerUid) && validity(dependent, link) == LinkValidity.VALID) {
-        return true;
-      }
-    }
-    return false;
+  /** Whether {@code dependent} names {@code ownerUid} through a valid reference; under the monitor. */
+  boolean followed(ObjectMetadata dependent, String ownerUid) {
+    return rules.followed(dependent, ownerUid);
   }
 
   /** Whether Kubernetes would honour this reference of {@code dependent}. */
   public synchronized LinkValidity validity(ObjectMetadata dependent, OwnerLink link) {
-    Scope scope = kinds.scope(link);
-    if (scope == Scope.UNKNOWN) {
-      return LinkValidity.UNKNOWN_KIND;
-    }
-    if (scope == Scope.NAMESPACED) {
-      if (!dependent.ref().namespaced()) {
-        return LinkValidity.CLUSTER_SCOPED_DEPENDENT;
-      }
-      Node owner = nodes.get(link.uid());
-      if (owner != null && owner.meta != null
-          && !dependent.ref().namespace().equals(owner.meta.ref().namespace())) {
-        return LinkValidity.OWNER_IN_OTHER_NAMESPACE;
-      }
-    }
-    return LinkValidity.VALID;
+    return rules.validity(dependent, link);
   }
 
   /** What the owner named by {@code link} is now. */
@@ -241,55 +198,21 @@ public final class DependencyGraph {
   }
 
   /**
-   * Number of distinct objects below {@code uid}, direct and indirect, excluding itself.
-   *
-   * <p>The graph's monitor is held for one section of the traversal at a time (up to
-   * {@link #SECTION_EDGES} references followed, or one object's dependents if it has more), not for
-   * the whole of it: on a 100,000-object subtree a single hold took 0.14-0.64 s, during which no
-   * informer could update the graph and no worker could plan. The count is weakly consistent: every
-   * object below {@code uid} for the whole traversal is counted exactly once; one added or removed
-   * meanwhile may or may not be. It sizes a default deadline and an Event's "Deleting N dependents",
-   * which are estimates at a moment anyway.
+   * Number of distinct objects below {@code uid}, direct and indirect, excluding itself; weakly
+   * consistent, the monitor held for one section of the traversal at a time ({@link DependentCount}).
    */
   public int transitiveDependentCount(String uid) {
     return transitiveDependentCount(uid, () -> { });
   }
 
-  /** References followed per hold of the monitor while counting. */
-  static final int SECTION_EDGES = 1_024;
-
   /** @param betweenSections runs without the monitor after each section (for tests) */
   int transitiveDependentCount(String uid, Runnable betweenSections) {
-    Set<String> seen = new HashSet<>();
-    Deque<String> todo = new ArrayDeque<>();
-    todo.push(uid);
-    seen.add(uid);
-    while (!todo.isEmpty()) {
-      countSection(seen, todo);
-      if (!todo.isEmpty()) {
-        betweenSections.run();
-      }
-    }
-    return seen.size() - 1;
+    return new DependentCount(this, uid).count(betweenSections);
   }
 
-  private synchronized void countSection(Set<String> seen, Deque<String> todo) {
-    int edges = 0;
-    while (!todo.isEmpty() && edges < SECTION_EDGES) {
-      String owner = todo.pop();
-      Node node = nodes.get(owner);
-      if (node == null || node.dependents == null) {
-        continue;
-      }
-      for (Node d : node.dependents) {
-        edges++;
-        String uid = d.meta.uid();
-        if (!seen.contains(uid) && followed(d.meta, owner)) {
-          seen.add(uid);
-          todo.push(uid);
-        }
-      }
-    }
+  /** The node of {@code uid}, or null; the caller holds the monitor. */
+  Node node(String uid) {
+    return nodes.get(uid);
   }
 
   /** Every observed object, copied: for the rare whole-graph passes (a policy changed). */

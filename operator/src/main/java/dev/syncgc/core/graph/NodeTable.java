@@ -4,7 +4,9 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The graph's nodes by uid, and the sharing of what objects repeat: an owner's uid and name are
@@ -29,6 +31,29 @@ final class NodeTable {
     if (node.unused()) {
       nodes.remove(uid);
     }
+  }
+
+  /** Records that {@code dependent} names {@code owner}. */
+  void attach(String owner, String dependentUid, Node dependent) {
+    getOrAdd(owner).addDependent(dependentUid, dependent);
+  }
+
+  /** Records that {@code dependent} no longer names {@code owner}. */
+  void detach(String owner, String dependent) {
+    Node node = nodes.get(owner);
+    if (node != null) {
+      node.removeDependent(dependent);
+      dropIfUnused(owner, node);
+    }
+  }
+
+  /** The owners {@code object} names, each once. */
+  static Set<String> ownerUids(ObjectMetadata object) {
+    Set<String> uids = new LinkedHashSet<>();
+    for (OwnerLink link : object.owners()) {
+      uids.add(link.uid());
+    }
+    return uids;
   }
 
   /** Observed and virtual nodes. */
