@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -62,12 +64,15 @@ public final class DeletionPlanner {
   /**
    * @param settings the owner's settings in force
    * @param inForce any object's settings in force (its wave among its owner's dependents, whether its
-   *     own deletion cascades)
+   *     own deletion cascades); asked once per object a plan looks at, not once per question
    */
   public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
       Function<String, String> lastFailure, List<Blocker> unverified, Function<ObjectMetadata, SettingsInForce> inForce) {
-    return plan(graph, owner, settings, now, lastFailure, unverified, o -> inForce.apply(o).wave(),
-        o -> inForce.apply(o).cascades());
+    // by instance: another version of an object read later in the same plan is resolved anew
+    Map<ObjectMetadata, SettingsInForce> resolved = new IdentityHashMap<>();
+    Function<ObjectMetadata, SettingsInForce> once = o -> resolved.computeIfAbsent(o, inForce);
+    return plan(graph, owner, settings, now, lastFailure, unverified, o -> once.apply(o).wave(),
+        o -> once.apply(o).cascades());
   }
 
   /**

@@ -1,18 +1,10 @@
 package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.model.Scope;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -26,53 +18,17 @@ import java.util.function.Predicate;
  * policy changed: rare) holds it for a pass over the whole graph.
  */
 public final class DependencyGraph {
-
-  private static final class Node {
-    /** The one instance of this uid (and of the name the first reference gave) that every record shares. */
-    final String uid;
-    String name; // null until a reference or the object names it
-    ObjectMetadata meta; // null: virtual
-    Set<String> dependents; // null: none
-
-    Node(String uid) {
-      this.uid = uid;
-    }
-
-    boolean addDependent(String uid) {
-      if (dependents == null) {
-        dependents = new HashSet<>(4);
-      }
-      return dependents.add(uid);
-    }
-
-    void removeDependent(String uid) {
-      if (dependents != null && dependents.remove(uid) && dependents.isEmpty()) {
-        dependents = null;
-      }
-    }
-
-    boolean unused() {
-      return meta == null && dependents == null;
-    }
-  }
-
-  /** uids are never reused: a uid seen deleted cannot come back (a late LIST result is stale). */
-  private static final int MAX_TOMBSTONES = 50_000;
-
-  private final Map<String, Node> nodes = new HashMap<>();
-  private final Map<String, Boolean> tombstones = new LinkedHashMap<>(1024, 0.75f, false) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-      return size() > MAX_TOMBSTONES;
-    }
-  };
+  private final NodeTable nodes = new NodeTable();
+  private final Tombstones tombstones = new Tombstones();
   private final KindInfo kinds;
+  private final LinkRules rules;
   private int observed;
   /** Distinct owner uids named by each observed object, summed: the graph's edges as recorded. */
   private int ownerReferences;
 
   public DependencyGraph(KindInfo kinds) {
     this.kinds = kinds;
+    this.rules = new LinkRules(kinds, nodes);
   }
 
   /**
@@ -82,71 +38,37 @@ public final class DependencyGraph {
    * @return the uids of the owners it named before or names now: their dependents changed
    */
   public synchronized Set<String> upsert(ObjectMetadata object) {
-    if (tombstones.containsKey(object.uid())) {
+    if (tombstones.contains(object.uid())) {
       return Set.of();
     }
-    Node node = nodes.computeIfAbsent(object.uid(), Node::new);
+    Node node = nodes.getOrAdd(object.uid());
     ObjectMetadata previous = node.meta;
     if (previous != null && previous.resourceVersion() > object.resourceVersion()) {
       return Set.of();
     }
-    object = shared(object, node);
+    object = nodes.shared(object);
     if (previous == null) {
       observed++;
     }
     node.meta = object;
     Set<String> affected = new LinkedHashSet<>();
-    Set<String> now = ownerUids(object);
+    Set<String> now = NodeTable.ownerUids(object);
     ownerReferences += now.size();
     if (previous != null) {
-      Set<String> before = ownerUids(previous);
+      Set<String> before = NodeTable.ownerUids(previous);
       ownerReferences -= before.size();
       for (String owner : before) {
         affected.add(owner);
         if (!now.contains(owner)) {
-          detach(owner, object.uid());
+          nodes.detach(owner, object.uid());
         }
       }
     }
     for (String owner : now) {
       affected.add(owner);
-      nodes.computeIfAbsent(owner, Node::new).addDependent(object.uid());
+      nodes.attach(owner, object.uid(), node);
     }
     return affected;
-  }
-
-  /**
-   * The object with the uid and name strings the graph already holds: an owner's uid and name are
-   * otherwise one copy in the owner and one in each dependent's reference (about 130 bytes per
-   * reference). Equal strings only, so nothing but memory changes.
-   */
-  private ObjectMetadata shared(ObjectMetadata object, Node node) {
-    ObjectRef ref = object.ref();
-    String name = node.name != null && node.name.equals(ref.name()) ? node.name : ref.name();
-    node.name = name;
-    boolean changed = node.uid != ref.uid() || name != ref.name();
-    List<OwnerLink> owners = object.owners(); // copied only when a reference gets shared strings
-    for (int i = 0; i < owners.size(); i++) {
-      OwnerLink link = owners.get(i);
-      Node owner = nodes.computeIfAbsent(link.uid(), Node::new);
-      if (owner.name == null) {
-        owner.name = link.name();
-      }
-      String ownerName = owner.name.equals(link.name()) ? owner.name : link.name();
-      if (owner.uid != link.uid() || ownerName != link.name()) {
-        if (owners == object.owners()) {
-          owners = new ArrayList<>(owners);
-        }
-        changed = true;
-        owners.set(i, new OwnerLink(owner.uid, link.apiVersion(), link.kind(), ownerName));
-      }
-    }
-    if (!changed) {
-      return object;
-    }
-    return new ObjectMetadata(new ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), name, node.uid),
-        object.resourceVersion(), owners, object.finalizers(), object.deletionTimestamp(),
-        object.deletionGracePeriodSeconds(), object.annotations(), object.labels());
   }
 
   /**
@@ -155,20 +77,18 @@ public final class DependencyGraph {
    * @return the uids of the owners it named: they may be waiting for it
    */
   public synchronized Set<String> remove(String uid) {
-    tombstones.put(uid, Boolean.TRUE);
+    tombstones.add(uid);
     Node node = nodes.get(uid);
     if (node == null || node.meta == null) {
       return Set.of();
     }
-    Set<String> owners = ownerUids(node.meta);
+    Set<String> owners = NodeTable.ownerUids(node.meta);
     node.meta = null;
     observed--;
     ownerReferences -= owners.size();
-    if (node.unused()) {
-      nodes.remove(uid);
-    }
+    nodes.dropIfUnused(uid, node);
     for (String owner : owners) {
-      detach(owner, uid);
+      nodes.detach(owner, uid);
     }
     return owners;
   }
@@ -188,9 +108,9 @@ public final class DependencyGraph {
    */
   public synchronized Removal removeIf(Predicate<ObjectMetadata> gone) {
     List<String> uids = new ArrayList<>();
-    for (Node node : nodes.values()) {
+    for (Node node : nodes.all()) {
       if (node.meta != null && gone.test(node.meta)) {
-        uids.add(node.uid);
+        uids.add(node.meta.uid());
       }
     }
     Set<String> owners = new LinkedHashSet<>();
@@ -200,30 +120,12 @@ public final class DependencyGraph {
     return new Removal(List.copyOf(uids), owners);
   }
 
-  private void detach(String owner, String dependent) {
-    Node node = nodes.get(owner);
-    if (node != null) {
-      node.removeDependent(dependent);
-      if (node.unused()) {
-        nodes.remove(owner);
-      }
-    }
-  }
-
-  private static Set<String> ownerUids(ObjectMetadata object) {
-    Set<String> uids = new LinkedHashSet<>();
-    for (OwnerLink link : object.owners()) {
-      uids.add(link.uid());
-    }
-    return uids;
-  }
-
   /**
    * Whether the graph holds this object at this version or a newer one, or has seen it deleted: a
    * listed copy would teach it nothing.
    */
   public synchronized boolean knows(String uid, long resourceVersion) {
-    if (tombstones.containsKey(uid)) {
+    if (tombstones.contains(uid)) {
       return true;
     }
     Node node = nodes.get(uid);
@@ -238,29 +140,24 @@ public final class DependencyGraph {
 
   /** Observed objects that name this uid as owner through a valid reference. */
   public synchronized List<ObjectMetadata> dependentsOf(String uid) {
-    Node node = nodes.get(uid);
-    if (node == null || node.dependents == null) {
-      return List.of();
-    }
-    List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
-    for (String d : node.dependents) {
-      ObjectMetadata dependent = nodes.get(d).meta;
-      if (followed(dependent, uid)) {
-        result.add(dependent);
-      }
-    }
-    return result;
+    return dependents(uid, true);
   }
 
   /** Observed objects that name this uid as owner, whether or not the reference is valid. */
   public synchronized List<ObjectMetadata> referencing(String uid) {
+    return dependents(uid, false);
+  }
+
+  private List<ObjectMetadata> dependents(String uid, boolean validOnly) {
     Node node = nodes.get(uid);
     if (node == null || node.dependents == null) {
       return List.of();
     }
     List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
-    for (String d : node.dependents) {
-      result.add(nodes.get(d).meta);
+    for (Node d : node.dependents) {
+      if (!validOnly || followed(d.meta, uid)) {
+        result.add(d.meta);
+      }
     }
     return result;
   }
@@ -270,40 +167,22 @@ public final class DependencyGraph {
     if (node == null || node.dependents == null) {
       return false;
     }
-    for (String d : node.dependents) {
-      if (followed(nodes.get(d).meta, uid)) {
+    for (Node d : node.dependents) {
+      if (followed(d.meta, uid)) {
         return true;
       }
     }
     return false;
   }
 
-  private boolean followed(ObjectMetadata dependent, String ownerUid) {
-    for (OwnerLink link : dependent.owners()) {
-      if (link.uid().equals(ownerUid) && validity(dependent, link) == LinkValidity.VALID) {
-        return true;
-      }
-    }
-    return false;
+  /** Whether {@code dependent} names {@code ownerUid} through a valid reference; under the monitor. */
+  boolean followed(ObjectMetadata dependent, String ownerUid) {
+    return rules.followed(dependent, ownerUid);
   }
 
   /** Whether Kubernetes would honour this reference of {@code dependent}. */
   public synchronized LinkValidity validity(ObjectMetadata dependent, OwnerLink link) {
-    Scope scope = kinds.scope(link);
-    if (scope == Scope.UNKNOWN) {
-      return LinkValidity.UNKNOWN_KIND;
-    }
-    if (scope == Scope.NAMESPACED) {
-      if (!dependent.ref().namespaced()) {
-        return LinkValidity.CLUSTER_SCOPED_DEPENDENT;
-      }
-      Node owner = nodes.get(link.uid());
-      if (owner != null && owner.meta != null
-          && !dependent.ref().namespace().equals(owner.meta.ref().namespace())) {
-        return LinkValidity.OWNER_IN_OTHER_NAMESPACE;
-      }
-    }
-    return LinkValidity.VALID;
+    return rules.validity(dependent, link);
   }
 
   /** What the owner named by {@code link} is now. */
@@ -319,60 +198,27 @@ public final class DependencyGraph {
   }
 
   /**
-   * Number of distinct objects below {@code uid}, direct and indirect, excluding itself.
-   *
-   * <p>The graph's monitor is held for one section of the traversal at a time (up to
-   * {@link #SECTION_EDGES} references followed, or one object's dependents if it has more), not for
-   * the whole of it: on a 100,000-object subtree a single hold took 0.14-0.64 s, during which no
-   * informer could update the graph and no worker could plan. The count is weakly consistent: every
-   * object below {@code uid} for the whole traversal is counted exactly once; one added or removed
-   * meanwhile may or may not be. It sizes a default deadline and an Event's "Deleting N dependents",
-   * which are estimates at a moment anyway.
+   * Number of distinct objects below {@code uid}, direct and indirect, excluding itself; weakly
+   * consistent, the monitor held for one section of the traversal at a time ({@link DependentCount}).
    */
   public int transitiveDependentCount(String uid) {
     return transitiveDependentCount(uid, () -> { });
   }
 
-  /** References followed per hold of the monitor while counting. */
-  static final int SECTION_EDGES = 1_024;
-
   /** @param betweenSections runs without the monitor after each section (for tests) */
   int transitiveDependentCount(String uid, Runnable betweenSections) {
-    Set<String> seen = new HashSet<>();
-    Deque<String> todo = new ArrayDeque<>();
-    todo.push(uid);
-    seen.add(uid);
-    while (!todo.isEmpty()) {
-      countSection(seen, todo);
-      if (!todo.isEmpty()) {
-        betweenSections.run();
-      }
-    }
-    return seen.size() - 1;
+    return new DependentCount(this, uid).count(betweenSections);
   }
 
-  private synchronized void countSection(Set<String> seen, Deque<String> todo) {
-    int edges = 0;
-    while (!todo.isEmpty() && edges < SECTION_EDGES) {
-      String owner = todo.pop();
-      Node node = nodes.get(owner);
-      if (node == null || node.dependents == null) {
-        continue;
-      }
-      for (String d : node.dependents) {
-        edges++;
-        if (!seen.contains(d) && followed(nodes.get(d).meta, owner)) {
-          seen.add(d);
-          todo.push(d);
-        }
-      }
-    }
+  /** The node of {@code uid}, or null; the caller holds the monitor. */
+  Node node(String uid) {
+    return nodes.get(uid);
   }
 
   /** Every observed object, copied: for the rare whole-graph passes (a policy changed). */
   public synchronized List<ObjectMetadata> snapshot() {
     List<ObjectMetadata> all = new ArrayList<>(observed);
-    for (Node node : nodes.values()) {
+    for (Node node : nodes.all()) {
       if (node.meta != null) {
         all.add(node.meta);
       }

@@ -13,7 +13,10 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.Scope;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.SettingsInForce;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -387,5 +390,22 @@ class DeletionPlannerTest {
         owner("c").build(),
         obj("d").ownedBy("b", "c").build());
     assertEquals(Set.of("d"), dropped(plan(g, "c")));
+  }
+
+  @Test
+  void eachObjectsSettingsInForceAreResolvedOncePerPlan() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("leaf").ownedBy("x").build(), obj("sibling").ownedBy("x").build(),
+        obj("parent").ownedBy("x").build(), obj("child").ownedBy("parent").build());
+    Map<String, Integer> calls = new java.util.HashMap<>();
+    SettingsInForce synchronous = new SettingsInForce(Optional.of(Propagation.SYNCHRONOUS), Optional.empty(),
+        Optional.empty(), OnTimeout.RELEASE, 0, false, DeletionSettings.NONE);
+
+    planner.plan(g, g.get("x"), synchronous, NOW, uid -> null, List.of(), o -> {
+      calls.merge(o.uid(), 1, Integer::sum);
+      return SettingsInForce.ofAnnotations(o);
+    });
+
+    assertEquals(Map.of("leaf", 1, "sibling", 1, "parent", 1), calls);
   }
 }

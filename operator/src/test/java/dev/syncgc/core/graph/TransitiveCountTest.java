@@ -90,7 +90,7 @@ class TransitiveCountTest {
 
     assertEquals(CHILDREN + CHILDREN * GRANDCHILDREN_EACH, count);
     // a section ends once it has followed SECTION_EDGES references, after the object it is at
-    long minimum = (CHILDREN + CHILDREN * GRANDCHILDREN_EACH) / (DependencyGraph.SECTION_EDGES + GRANDCHILDREN_EACH);
+    long minimum = (CHILDREN + CHILDREN * GRANDCHILDREN_EACH) / (DependentCount.SECTION_EDGES + GRANDCHILDREN_EACH);
     assertEquals(true, sections.get() >= minimum, sections.get() + " sections, expected at least " + minimum);
   }
 

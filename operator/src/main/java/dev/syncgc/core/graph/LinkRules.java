@@ -1,0 +1,47 @@
+package dev.syncgc.core.graph;
+
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.model.Scope;
+
+/**
+ * Which owner references Kubernetes would honour, judged when asked (the kinds as known now, the owner
+ * as the graph holds it). An invalid reference is never followed. The graph's monitor guards it.
+ */
+final class LinkRules {
+  private final KindInfo kinds;
+  private final NodeTable nodes;
+
+  LinkRules(KindInfo kinds, NodeTable nodes) {
+    this.kinds = kinds;
+    this.nodes = nodes;
+  }
+
+  /** Whether {@code dependent} names {@code ownerUid} through a valid reference. */
+  boolean followed(ObjectMetadata dependent, String ownerUid) {
+    for (OwnerLink link : dependent.owners()) {
+      if (link.uid().equals(ownerUid) && validity(dependent, link) == LinkValidity.VALID) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  LinkValidity validity(ObjectMetadata dependent, OwnerLink link) {
+    Scope scope = kinds.scope(link);
+    if (scope == Scope.UNKNOWN) {
+      return LinkValidity.UNKNOWN_KIND;
+    }
+    if (scope == Scope.NAMESPACED) {
+      if (!dependent.ref().namespaced()) {
+        return LinkValidity.CLUSTER_SCOPED_DEPENDENT;
+      }
+      Node owner = nodes.get(link.uid());
+      if (owner != null && owner.meta != null
+          && !dependent.ref().namespace().equals(owner.meta.ref().namespace())) {
+        return LinkValidity.OWNER_IN_OTHER_NAMESPACE;
+      }
+    }
+    return LinkValidity.VALID;
+  }
+}
