@@ -130,8 +130,8 @@ final class Keepers {
 
   /**
    * Which members of a ring are kept from outside: support enters at a member that is not being
-   * deleted and has a solid owner outside the ring, and flows along the ring to members not being
-   * deleted. Support from owners the cascade is about to delete is only {@link Keeper#DOOMED}.
+   * deleted and has a solid owner outside the ring or an invalid reference (no cascade deletes it),
+   * and flows along the ring to members not being deleted. Support from owners the cascade is about to delete is only {@link Keeper#DOOMED}.
    */
   private final class Support {
     private final Set<String> kept;
@@ -145,8 +145,8 @@ final class Keepers {
           continue;
         }
         for (OwnerLink link : m.owners()) {
-          if (ring.contains(link.uid())) {
-            continue;
+          if (ring.contains(link.uid()) && graph.validity(m, link) == LinkValidity.VALID) {
+            continue; // an invalid reference keeps its member even when it names the ring itself
           }
           Keeper k = linkKeeper(m, link);
           if (k == Keeper.SOLID) {

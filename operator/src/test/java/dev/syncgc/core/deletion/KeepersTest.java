@@ -68,6 +68,26 @@ class KeepersTest {
     assertEquals(0, wait.remaining(), "x does not wait for d");
   }
 
+  /**
+   * A ring member that carries an invalid reference is never deleted by a cascade, so it keeps the
+   * ring it owns into like an owner outside would (DeletionRunPropertiesTest seed -4612102206738444864:
+   * the invalid reference named a member of the ring itself, was skipped as "inside the ring", and
+   * the members it keeps were deleted while it stayed).
+   */
+  @Test
+  void aRingMemberWhoseInvalidReferenceNamesAnotherMemberKeepsTheRing() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("a").ownedBy(link("x", Scope.NAMESPACED, true), link("c", Scope.CLUSTER, true)).build(),
+        obj("b").ownedBy(link("x", Scope.NAMESPACED, true), link("a", Scope.NAMESPACED, true)).build(),
+        // cluster-scoped: its reference to b (cluster-scoped link) is valid, the one to a is not
+        obj("c").clusterScoped().ownedBy(link("b", Scope.CLUSTER, true), link("a", Scope.NAMESPACED, true)).build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of(), deleted(steps), "deletes members c keeps, while c stays for ever: " + steps);
+    assertEquals(Set.of("a", "b"), dropped(steps));
+  }
+
   @Test
   void aClusterScopedDependentNamingANamespacedOwnerThatDoesNotExistSurvivesToo() {
     DependencyGraph g = graphOf(owner("x").clusterScoped().build(),
