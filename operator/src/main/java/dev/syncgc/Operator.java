@@ -73,7 +73,7 @@ public final class Operator {
     Discovery discovery = new Discovery(client, Duration.ofSeconds(10), clock);
     discovery.refresh();
     NamespaceLabels namespaces = new NamespaceLabels(client);
-    Engine engine = new Engine(client, discovery, config.engineSettings(), api, events, metrics, clock,
+    Engine engine = new Engine(discovery, config.engineSettings(), api, events, metrics, clock,
         namespaces::of);
     if (config.debugGraph) {
       http.serve("/debug/graph", () -> GraphDump.lines(engine.graphSnapshot()));

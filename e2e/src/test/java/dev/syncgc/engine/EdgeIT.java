@@ -189,8 +189,8 @@ class EdgeIT {
 
   private FreshnessBarrier barrier(KubeApi kubeApi, DependencyGraph graph, List<String> fed) {
     return new FreshnessBarrier(kubeApi, Set.of(), graph::knows, (kind, item) -> {
-      fed.add(item.getMetadata().getName());
-      graph.upsert(new MetadataReader().read(kind, item));
+      fed.add(item.ref().name());
+      graph.upsert(item);
     }, n -> { }, now::get, Runnable::run, new ObjectStates());
   }
 

@@ -2,11 +2,11 @@ package dev.syncgc.engine;
 
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.ObjectInformers;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import dev.syncgc.core.model.ObjectMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The engine's parts wired as the operator wires them, against the real API server, for tests of
  * one part at a time: metrics, an unlimited {@link KubeApi}, the work queue, parallel calls, Events
- * and (once {@link #executor} is asked for) informers of ConfigMaps in one namespace. Closed after
+ * and (once {@link #executor} is asked for) reflectors of ConfigMaps in one namespace. Closed after
  * each test.
  */
 final class EngineParts implements AutoCloseable {
@@ -32,7 +32,7 @@ final class EngineParts implements AutoCloseable {
   final EventRecorder events;
   final EdgeObjects objects;
   private final KubernetesClient client;
-  private ObjectInformers informers;
+  private Reflectors reflectors;
 
   EngineParts(KubernetesClient client) {
     this.client = client;
@@ -42,37 +42,40 @@ final class EngineParts implements AutoCloseable {
     this.objects = new EdgeObjects(client);
   }
 
-  /** Informers of ConfigMaps in {@code namespace} (their events unused), synced. */
-  ObjectInformers informers(String namespace) throws Exception {
-    informers = new ObjectInformers(client, Set.of(namespace), Duration.ofSeconds(30), new ObjectInformers.ObjectEvents() {
+  /** Reflectors of ConfigMaps in {@code namespace} (their events unused), listed. */
+  Reflectors reflectors(String namespace) throws Exception {
+    reflectors = new Reflectors(admin, Set.of(namespace), Duration.ofSeconds(30), new Reflectors.ObjectEvents() {
       @Override
-      public void upserted(TrackedKind kind, GenericKubernetesResource object) { }
+      public void upserted(TrackedKind kind, ObjectMetadata object) { }
 
       @Override
-      public void deleted(TrackedKind kind, GenericKubernetesResource object) { }
+      public void deleted(TrackedKind kind, ObjectMetadata object) { }
+
+      @Override
+      public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) { }
     });
-    informers.track(CONFIG_MAP).get(60, TimeUnit.SECONDS);
-    return informers;
+    reflectors.track(CONFIG_MAP).get(60, TimeUnit.SECONDS);
+    return reflectors;
   }
 
   /** A StepExecutor on the graph of {@link #objects}, calling the API server through {@code api}. */
   StepExecutor executor(String namespace, KubeApi api) throws Exception {
-    ObjectInformers watched = informers(namespace);
+    Reflectors watched = reflectors(namespace);
     DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of,
         new ObjectStates());
     return new StepExecutor(objects.graph(), api, reporter, watched, queue, Clock.systemUTC(), Duration.ofSeconds(30),
         calls, new ObjectStates());
   }
 
-  ObjectInformers informers() {
-    return informers;
+  Reflectors reflectors() {
+    return reflectors;
   }
 
   @Override
   public void close() {
     objects.releaseAll();
-    if (informers != null) {
-      informers.close();
+    if (reflectors != null) {
+      reflectors.close();
     }
     events.close();
     calls.close();

@@ -14,7 +14,6 @@ import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyStore;
@@ -69,7 +68,7 @@ class RingVerificationIT {
     ObjectMetadata b = ring[1];
     KubeApi lister = objects.limitedApi(ns.name(), metrics, List.of("list"), List.of());
     FreshnessBarrier barrier = new FreshnessBarrier(lister, Set.of(), objects.graph()::knows,
-        (kind, item) -> objects.graph().upsert(new MetadataReader().read(kind, item)), n -> { }, now::get, Runnable::run,
+        (kind, item) -> objects.graph().upsert(item), n -> { }, now::get, Runnable::run,
         new ObjectStates());
     ObjectSync sync = objectSync(ns, barrier);
 
@@ -99,7 +98,7 @@ class RingVerificationIT {
 
   private static boolean forbidden(KubeApi api, TestNamespace ns) {
     try {
-      api.listAll(CONFIG_MAP, ns.name(), item -> { });
+      api.listMetadata(CONFIG_MAP, ns.name(), item -> { });
       return false;
     } catch (KubernetesClientException e) {
       return e.getCode() == 403;
@@ -135,7 +134,7 @@ class RingVerificationIT {
     StepExecutor executor = parts.executor(ns.name(), admin);
     PolicyStore policies = new PolicyStore(n -> Map.of(), List::of, () -> { });
     return new ObjectSync(objects.graph(), new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)), executor,
-        barrier, admin, parts.events, metrics, parts.informers(), new Discovery(client, Duration.ofSeconds(10),
+        barrier, admin, parts.events, metrics, parts.reflectors(), new Discovery(client, Duration.ofSeconds(10),
         Clock.systemUTC()), policies, Clock.systemUTC(), new ObjectStates());
   }
 

@@ -13,7 +13,7 @@ import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
-import dev.syncgc.kube.ObjectInformers;
+import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.kube.TrackedKind;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -28,16 +28,16 @@ final class DependentActions {
   private final DependencyGraph graph;
   private final KubeApi api;
   private final DeletionReporter reporter;
-  private final ObjectInformers informers;
+  private final Reflectors reflectors;
   private final ObjectStates states;
 
-  DependentActions(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers,
+  DependentActions(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
       ObjectStates states) {
     this.states = states;
     this.graph = graph;
     this.api = api;
     this.reporter = reporter;
-    this.informers = informers;
+    this.reflectors = reflectors;
   }
 
   String lastFailure(String uid) {
@@ -80,7 +80,7 @@ final class DependentActions {
   }
 
   Next dropReference(ObjectMetadata dependent, ObjectMetadata owner) {
-    Result r = api.patch(informers.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
+    Result r = api.patch(reflectors.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
         Patches.removeOwnerReference(dependent, owner.uid()));
     if (r.ok() || r.gone()) {
       succeeded(dependent.uid());
@@ -92,7 +92,7 @@ final class DependentActions {
 
   Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
       SettingsInForce settings, Instant startedDeadline) {
-    TrackedKind kind = informers.kindOf(d.ref());
+    TrackedKind kind = reflectors.kindOf(d.ref());
     if (seenDeleted(d.uid())) {
       return Next.DONE; // gone while the call waited for its turn
     }
@@ -172,7 +172,7 @@ final class DependentActions {
     if (graph.validity(holder, link) != LinkValidity.VALID || graph.ownerState(link) != OwnerState.ABSENT) {
       return false;
     }
-    TrackedKind kind = informers.kind(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
+    TrackedKind kind = reflectors.kind(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
     if (kind == null) {
       return false;
     }

@@ -8,19 +8,17 @@ import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.LiveKindInfo;
-import dev.syncgc.kube.MetadataReader;
-import dev.syncgc.kube.ObjectInformers;
 import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyStore;
 import dev.syncgc.policy.PolicyReconciler;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -32,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * The graph builder and the workers: turns watch events into graph changes and queue entries,
  * and runs the workers that sync one object at a time.
  */
-public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable {
+public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
   /** API calls in flight for owners' dependents at once, across all workers. */
@@ -42,8 +40,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private final Discovery discovery;
   private final ObjectStates states = new ObjectStates();
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
-  private final ObjectInformers informers;
-  private final MetadataReader reader;
+  private final Reflectors reflectors;
   private final FreshnessBarrier barrier;
   private final ParallelCalls calls;
   private final ExecutorService listPool = Executors.newFixedThreadPool(16, r -> {
@@ -60,29 +57,26 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   private volatile long workersStartedNanos;
 
   private final PolicyStore policies;
-  private final java.util.concurrent.atomic.AtomicBoolean sweepWanted = new java.util.concurrent.atomic.AtomicBoolean();
-  private final Object sweeping = new Object();
   private static final TestWedge WEDGE = TestWedge.fromEnvironment();
 
   /** @param namespaceLabels the labels of a namespace, for policies' namespace selectors */
-  public Engine(KubernetesClient client, Discovery discovery, EngineSettings settings, KubeApi api,
+  public Engine(Discovery discovery, EngineSettings settings, KubeApi api,
       EventRecorder events, SyncgcMetrics metrics, Clock clock,
       Function<String, Map<String, String>> namespaceLabels) {
     this.workerCount = settings.workers();
     this.discovery = discovery;
-    this.informers = new ObjectInformers(client, settings.namespaces(), settings.initialListTimeout(), this);
-    this.graph = new DependencyGraph(new LiveKindInfo(discovery, informers));
-    this.reader = new MetadataReader();
+    this.reflectors = new Reflectors(api, settings.namespaces(), settings.initialListTimeout(), this);
+    this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));
     this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,
         metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
-        informers::refusedKinds, states);
+        reflectors::refusedKinds, states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
-    this.executor = new StepExecutor(graph, api, reporter, informers, queue, clock, settings.recheckInterval(), calls,
+    this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
         states);
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
-    this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, informers, discovery,
+    this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
         policies, clock, states);
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
@@ -91,22 +85,22 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   /** Starts watching a kind; completes when its initial list is in the graph. */
   public CompletableFuture<Void> track(TrackedKind kind) {
     discovery.learn(kind);
-    return informers.track(kind);
+    return reflectors.track(kind);
   }
 
   /** Whether a group/kind is tracked. */
   public boolean tracks(String groupKind) {
-    return informers.tracks(groupKind);
+    return reflectors.tracks(groupKind);
   }
 
   /**
    * Its CRD is deleted, or its API no longer served: the API server deleted every object of a CRD's
    * kind before the CRD went (its cleanup finalizer), and a kind no longer served holds none, so none
-   * is left, whether or not their watch events came before the informer stopped; one left in the graph
+   * is left, whether or not their watch events came before its reflectors stopped; one left in the graph
    * would hold its owners for ever.
    */
   public void untrack(TrackedKind kind) {
-    informers.untrack(kind);
+    reflectors.untrack(kind);
     DependencyGraph.Removal removal = graph.removeIf(o -> o.ref().group().equals(kind.group())
         && o.ref().kind().equals(kind.kind()));
     forget(removal);
@@ -116,23 +110,21 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   }
 
   /**
-   * A list of {@code kind} came in (a new informer, a relist), or it is time for the periodic check:
-   * every object a list has shown gone leaves the graph, and its owners are looked at again.
+   * A (re)list replaces what the graph holds of the kind in that namespace: an object the list did not
+   * hold and not newer than the list is gone (deleted while no watch saw it, or under a replaced
+   * kind's version). One newer than the list stays: the freshness check read it after the list, and
+   * the watch from the list's version will bring its deletion. An opaque resourceVersion says nothing.
    */
   @Override
-  public void relisted(TrackedKind kind) {
-    // one pass over the graph at a time; requests meanwhile (informers listing at start-up) share the next
-    sweepWanted.set(true);
-    synchronized (sweeping) {
-      if (!sweepWanted.getAndSet(false)) {
-        return; // a pass that began after this request has covered it
-      }
-      DependencyGraph.Removal removal = graph.removeIf(informers::listedWithout);
-      forget(removal);
-      if (!removal.uids().isEmpty()) {
-        log.info("relisted kind={}: {} objects no list holds any more left the graph uids={}", kind,
-            removal.uids().size(), removal.uids().size() <= 10 ? removal.uids() : removal.uids().subList(0, 10));
-      }
+  public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) {
+    DependencyGraph.Removal removal = graph.removeIf(o -> o.ref().kind().equals(kind.kind())
+        && o.ref().group().equals(kind.group()) && (namespace == null || namespace.equals(o.ref().namespace()))
+        && !held.contains(o.uid()) && o.resourceVersion() > 0 && o.resourceVersion() <= at);
+    forget(removal);
+    if (!removal.uids().isEmpty()) {
+      log.info("relisted kind={} namespace={} at={}: {} objects it no longer holds left the graph uids={}", kind,
+          namespace, at, removal.uids().size(),
+          removal.uids().size() <= 10 ? removal.uids() : removal.uids().subList(0, 10));
     }
   }
 
@@ -144,8 +136,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   }
 
   @Override
-  public void upserted(TrackedKind kind, GenericKubernetesResource object) {
-    ObjectMetadata meta = reader.read(kind, object);
+  public void upserted(TrackedKind kind, ObjectMetadata meta) {
     if (meta.beingDeleted()) {
       barrier.deletionSeen(meta.uid());
       executor.deletionSeen(meta.uid());
@@ -159,15 +150,15 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
   }
 
   @Override
-  public void deleted(TrackedKind kind, GenericKubernetesResource object) {
-    String uid = object.getMetadata().getUid();
+  public void deleted(TrackedKind kind, ObjectMetadata object) {
+    String uid = object.uid();
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
     states.forget(uid); // everything kept about it goes with it
   }
 
-  /** Starts the workers; call once every informer has synced, so no decision rests on a partial graph. */
+  /** Starts the workers; call once every kind has listed, so no decision rests on a partial graph. */
   public synchronized void startWorkers() {
     workersStartedNanos = System.nanoTime();
     workersRunning = true;
@@ -258,7 +249,7 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
 
   /** For liveness: the tracked kinds' watches. */
   public Liveness.Watches watches() {
-    return informers.watches();
+    return reflectors.watches();
   }
 
   @Override
@@ -266,6 +257,6 @@ public final class Engine implements ObjectInformers.ObjectEvents, AutoCloseable
     queue.shutdown();
     calls.close();
     listPool.shutdownNow();
-    informers.close();
+    reflectors.close();
   }
 }

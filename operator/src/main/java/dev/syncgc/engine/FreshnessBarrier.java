@@ -3,9 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +51,7 @@ final class FreshnessBarrier {
   private final KubeApi api;
   private final Set<String> namespaces;
   private final BiPredicate<String, Long> known;
-  private final BiConsumer<TrackedKind, GenericKubernetesResource> feed;
+  private final BiConsumer<TrackedKind, ObjectMetadata> feed;
   private final IntConsumer found;
   private final LongSupplier nanoTime;
   private final ObjectStates states;
@@ -70,7 +68,7 @@ final class FreshnessBarrier {
    * @param lists runs the LISTs of one check in parallel
    */
   FreshnessBarrier(KubeApi api, Set<String> namespaces, BiPredicate<String, Long> known,
-      BiConsumer<TrackedKind, GenericKubernetesResource> feed, IntConsumer found, LongSupplier nanoTime,
+      BiConsumer<TrackedKind, ObjectMetadata> feed, IntConsumer found, LongSupplier nanoTime,
       Executor lists, ObjectStates states) {
     this.states = states;
     this.lists = lists;
@@ -164,11 +162,10 @@ final class FreshnessBarrier {
       long sentAt = nanoTime.getAsLong();
       AtomicInteger fed = new AtomicInteger();
       try {
-        api.listAll(kind, namespace, item -> {
-          var m = item.getMetadata();
-          if (!known.test(m.getUid(), MetadataReader.parseVersion(m.getResourceVersion()))) {
+        api.listMetadata(kind, namespace, item -> {
+          if (!known.test(item.uid(), item.resourceVersion())) {
             log.info("freshness check found an object the watch has not delivered yet kind={} namespace={}"
-                + " name={} uid={}", kind, m.getNamespace(), m.getName(), m.getUid());
+                + " name={} uid={}", kind, item.ref().namespace(), item.ref().name(), item.uid());
             feed.accept(kind, item);
             fed.incrementAndGet();
           }

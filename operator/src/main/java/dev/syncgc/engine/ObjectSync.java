@@ -17,7 +17,7 @@ import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
-import dev.syncgc.kube.ObjectInformers;
+import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyStore;
 import java.time.Clock;
@@ -43,7 +43,7 @@ final class ObjectSync {
   private final KubeApi api;
   private final EventRecorder events;
   private final SyncgcMetrics metrics;
-  private final ObjectInformers informers;
+  private final Reflectors reflectors;
   private final Discovery discovery;
   private final PolicyStore policies;
   private final Clock clock;
@@ -52,7 +52,7 @@ final class ObjectSync {
   private final Function<ObjectMetadata, SettingsInForce> inForce;
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
-      EventRecorder events, SyncgcMetrics metrics, ObjectInformers informers, Discovery discovery, PolicyStore policies,
+      EventRecorder events, SyncgcMetrics metrics, Reflectors reflectors, Discovery discovery, PolicyStore policies,
       Clock clock, ObjectStates states) {
     this.graph = graph;
     this.planner = planner;
@@ -61,7 +61,7 @@ final class ObjectSync {
     this.api = api;
     this.events = events;
     this.metrics = metrics;
-    this.informers = informers;
+    this.reflectors = reflectors;
     this.discovery = discovery;
     this.policies = policies;
     this.clock = clock;
@@ -108,7 +108,7 @@ final class ObjectSync {
     }
     boolean deletesDependents = settings.cascades() && !object.hasFinalizer(Names.ORPHAN_FINALIZER);
     // before anything is deleted or let go: has the graph seen every dependent there is?
-    List<Blocker> unverified = deletesDependents ? barrier.verify(object, informers.listableKinds()) : List.of();
+    List<Blocker> unverified = deletesDependents ? barrier.verify(object, reflectors.listableKinds()) : List.of();
     List<Step> steps = planner.plan(graph, object, settings, clock.instant(), executor::lastFailure, unverified,
         inForce);
     if (!ringVerified(steps)) {
@@ -122,7 +122,7 @@ final class ObjectSync {
       if (step instanceof Step.ReleaseRing ring) {
         for (ObjectMetadata member : ring.members()) {
           if (member.hasFinalizer(Names.FINALIZER)
-              && !barrier.verify(member, informers.listableKinds()).isEmpty()) {
+              && !barrier.verify(member, reflectors.listableKinds()).isEmpty()) {
             return false;
           }
         }
@@ -145,7 +145,7 @@ final class ObjectSync {
     if (change == FinalizerChange.NONE) {
       return true;
     }
-    var kind = informers.kindOf(object.ref());
+    var kind = reflectors.kindOf(object.ref());
     // what a cascade wrote on an object that survived it goes; a null in a merge patch removes a key
     Map<String, String> annotations = new HashMap<>();
     if (object.annotation(Names.CASCADED_FROM) != null) {
@@ -203,7 +203,7 @@ final class ObjectSync {
   }
 
   /**
-   * A version an informer delivered (or a freshness LIST found): its invalid owner references are
+   * A version a reflector delivered (or a freshness LIST found): its invalid owner references are
    * reported now, and, the first time the object is seen, those of the objects seen before it that
    * name it as owner (until then the reference could not be judged). A worker reads only the latest
    * version, and kube-controller-manager's collector removes a reference to an owner in another

@@ -9,7 +9,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.KubeApi.Result;
-import dev.syncgc.kube.ObjectInformers;
+import dev.syncgc.kube.reflector.Reflectors;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,23 +32,23 @@ final class StepExecutor {
 
   private final KubeApi api;
   private final DeletionReporter reporter;
-  private final ObjectInformers informers;
+  private final Reflectors reflectors;
   private final WorkQueue queue;
   private final Clock clock;
   private final Duration recheckInterval;
   private final ParallelCalls calls;
   private final DependentActions dependents;
 
-  StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, ObjectInformers informers,
+  StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
       WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states) {
     this.api = api;
     this.reporter = reporter;
-    this.informers = informers;
+    this.reflectors = reflectors;
     this.queue = queue;
     this.clock = clock;
     this.recheckInterval = recheckInterval;
     this.calls = calls;
-    this.dependents = new DependentActions(graph, api, reporter, informers, states);
+    this.dependents = new DependentActions(graph, api, reporter, reflectors, states);
   }
 
   String lastFailure(String uid) {
@@ -121,7 +121,7 @@ final class StepExecutor {
   }
 
   private Result start(ObjectMetadata owner, Step.Start s) {
-    Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
+    Result r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString(),
             Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount()))));
     if (r.ok()) {
@@ -134,7 +134,7 @@ final class StepExecutor {
 
   /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
   private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
-    Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
+    Result r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotationsOf(owner, Map.of(Names.TIMED_OUT, clock.instant().toString())));
     if (r.ok()) {
       reporter.keptAfterTimeout(owner, s.remaining());
@@ -164,7 +164,7 @@ final class StepExecutor {
           + owner.deletionTimestamp() + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp()));
       return Next.DONE;
     }
-    Result r = api.delete(informers.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan");
+    Result r = api.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan");
     if (r.gone()) {
       return Next.DONE;
     }
@@ -194,7 +194,7 @@ final class StepExecutor {
   }
 
   private Result removeFinalizer(ObjectMetadata owner) {
-    Result r = api.patch(informers.kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
+    Result r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
         Patches.removeFinalizer(owner, Names.FINALIZER));
     if (!r.ok() && !r.gone() && !r.conflict()) {
       reporter.failed(owner.ref(), owner.uid(), "removing the syncgc finalizer: " + r.message());

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class Liveness {
   private static final Logger log = LoggerFactory.getLogger(Liveness.class);
 
-  /** The tracked kinds' watches: how many informers there are, and how many are watching now. */
-  public record Watches(int informers, int watching) {}
+  /** The tracked kinds' watches: how many reflectors there are, and how many are watching now. */
+  public record Watches(int reflectors, int watching) {}
 
   /**
    * The workers' progress, in {@link System#nanoTime()} units.
@@ -76,7 +76,7 @@ public final class Liveness {
     Verdict verdict = judgeWork(work.get(), now, stallTimeout);
     if (started.getAsBoolean()) {
       Watches w = watches.get();
-      if (w.informers() > 0 && w.watching() == 0) {
+      if (w.reflectors() > 0 && w.watching() == 0) {
         if (watchesDownSince == null) {
           watchesDownSince = now;
         }
@@ -115,12 +115,12 @@ public final class Liveness {
 
   /** Every watch down since {@code downSince} (null: one runs), for longer than {@code watchTimeout}: wedged. */
   static Verdict judgeWatches(Watches w, Long downSince, long now, Duration watchTimeout) {
-    if (downSince == null || w.informers() == 0 || w.watching() > 0) {
+    if (downSince == null || w.reflectors() == 0 || w.watching() > 0) {
       return Verdict.ALIVE;
     }
     long downNanos = now - downSince;
     if (downNanos > watchTimeout.toNanos()) {
-      return new Verdict(false, "none of the " + w.informers() + " watches has run for " + seconds(downNanos)
+      return new Verdict(false, "none of the " + w.reflectors() + " watches has run for " + seconds(downNanos)
           + "s (threshold " + watchTimeout.toSeconds() + "s)");
     }
     return Verdict.ALIVE;

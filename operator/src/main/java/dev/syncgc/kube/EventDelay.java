@@ -10,9 +10,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A test hook that holds back one kind's watch events, in order, so that end-to-end tests can make
  * the race between watches of different kinds happen instead of hoping for it. Off unless
- * {@link ObjectInformers#DELAY_ENV} is set.
+ * the environment variable named by the reflectors is set.
  */
-final class EventDelay {
+public final class EventDelay {
   private static final Logger log = LoggerFactory.getLogger(EventDelay.class);
   private static final EventDelay NONE = new EventDelay(null, Duration.ZERO);
 
@@ -30,14 +30,14 @@ final class EventDelay {
     });
   }
 
-  /** @param spec {@code Kind=millis}, or null */
-  static EventDelay fromEnvironment(String spec) {
+  /** @param spec {@code Kind=millis}, or null; {@code name} is the variable it was read from */
+  public static EventDelay fromEnvironment(String name, String spec) {
     if (spec == null || spec.isBlank()) {
       return NONE;
     }
     int eq = spec.indexOf('=');
     if (eq < 1) {
-      throw new IllegalArgumentException(ObjectInformers.DELAY_ENV + " must be Kind=millis, not " + spec);
+      throw new IllegalArgumentException(name + " must be Kind=millis, not " + spec);
     }
     EventDelay d = new EventDelay(spec.substring(0, eq).trim(),
         Duration.ofMillis(Long.parseLong(spec.substring(eq + 1).trim())));
@@ -45,7 +45,7 @@ final class EventDelay {
     return d;
   }
 
-  void run(String eventKind, Runnable event) {
+  public void run(String eventKind, Runnable event) {
     if (executor == null || !kind.equals(eventKind)) {
       event.run();
     } else {

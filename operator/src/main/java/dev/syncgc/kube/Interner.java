@@ -4,13 +4,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /** Shares the strings that repeat across objects (namespaces, kinds, finalizers, label values). */
-final class Interner {
+public final class Interner {
   private static final ConcurrentMap<String, String> POOL = new ConcurrentHashMap<>();
   private static final int MAX = 100_000;
 
   private Interner() {}
 
-  static String intern(String s) {
+  public static String intern(String s) {
     if (s == null) {
       return null;
     }

@@ -1,21 +1,26 @@
 package dev.syncgc.kube;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.kube.reflector.MetadataDecoder;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.net.URLEncoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,6 +41,9 @@ public final class KubeApi {
   /** A list as PartialObjectMetadataList, else (an API that cannot convert) as it is. */
   private static final String METADATA_ONLY =
       "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+  /** One object (a watch event's, a write's answer) as PartialObjectMetadata, else as it is. */
+  private static final String METADATA_ONLY_OBJECT =
+      "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Logger log = LoggerFactory.getLogger(KubeApi.class);
 
@@ -58,7 +66,7 @@ public final class KubeApi {
     /** The resourceVersion of the object in the body (after a write: the version written), or 0. */
     public long resourceVersion() {
       try {
-        return MetadataReader.parseVersion(JSON.readTree(body).path("metadata").path("resourceVersion").asText(null));
+        return MetadataDecoder.version(JSON.readTree(body).path("metadata").path("resourceVersion").asText(null));
       } catch (Exception e) {
         return 0;
       }
@@ -148,13 +156,13 @@ public final class KubeApi {
     }
     return send("delete", http.newHttpRequestBuilder()
         .uri(base + kind.path(ref.namespace(), ref.name()))
-        .method("DELETE", "application/json", json(options)));
+        .method("DELETE", "application/json", json(options)).setHeader("Accept", METADATA_ONLY_OBJECT));
   }
 
   public Result patch(TrackedKind kind, ObjectRef ref, String contentType, String patch) {
     return send("patch", http.newHttpRequestBuilder()
         .uri(base + kind.path(ref.namespace(), ref.name()))
-        .method("PATCH", contentType, patch));
+        .method("PATCH", contentType, patch).setHeader("Accept", METADATA_ONLY_OBJECT));
   }
 
   /** GET of one object; {@link Result#uid()} tells which object answered. */
@@ -163,31 +171,19 @@ public final class KubeApi {
   }
 
   /**
-   * A consistent LIST of every object of a kind, in one namespace or (null) in all, page by page.
+   * A consistent LIST of every object of a kind, in one namespace or (null) in all, page by page,
+   * metadata only: the API server sends a PartialObjectMetadataList (an API that cannot sends the whole
+   * objects), so spec, status and data (of Secrets, say) are never read.
    *
    * @return the resourceVersion the list was read at
    */
-  public long listAll(TrackedKind kind, String namespace, Consumer<GenericKubernetesResource> each) {
-    return listAll(kind, namespace, false, each);
-  }
-
-  /**
-   * As {@link #listAll(TrackedKind, String, Consumer)}, metadata only: the API server sends a
-   * PartialObjectMetadataList (an API that cannot sends the whole objects), so spec, status and data
-   * (of Secrets, say) are never read.
-   */
   public long listAllMetadata(TrackedKind kind, String namespace, Consumer<GenericKubernetesResource> each) {
-    return listAll(kind, namespace, true, each);
-  }
-
-  private long listAll(TrackedKind kind, String namespace, boolean metadataOnly,
-      Consumer<GenericKubernetesResource> each) {
     String continueToken = null;
     long listedAt = 0;
     do {
-      GenericKubernetesResourceList page = list(kind, namespace, continueToken, metadataOnly);
+      GenericKubernetesResourceList page = list(kind, namespace, continueToken);
       if (listedAt == 0) {
-        listedAt = MetadataReader.parseVersion(page.getMetadata().getResourceVersion());
+        listedAt = MetadataDecoder.version(page.getMetadata().getResourceVersion());
       }
       if (page.getItems() != null) { // a PartialObjectMetadataList without items has none
         page.getItems().forEach(each);
@@ -197,20 +193,53 @@ public final class KubeApi {
     return listedAt;
   }
 
-  private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken,
-      boolean metadataOnly) {
-    String query = "?limit=500" + (continueToken == null || continueToken.isEmpty() ? ""
-        : "&continue=" + URLEncoder.encode(continueToken, StandardCharsets.UTF_8));
-    String path = kind.collectionPath(kind.namespaced() ? namespace : null);
-    HttpRequest.Builder request = http.newHttpRequestBuilder().uri(base + path + query);
-    if (metadataOnly) {
-      request.setHeader("Accept", METADATA_ONLY);
-    }
-    Result r = send("list", request);
+  /**
+   * A consistent metadata-only LIST, page by page, each item decoded into what the graph keeps as it is
+   * read (never a whole object); fails with the API server's code.
+   *
+   * @return the resourceVersion the list was read at
+   */
+  public long listMetadata(TrackedKind kind, String namespace, Consumer<ObjectMetadata> each) {
+    String continueToken = null;
+    long listedAt = 0;
+    do {
+      Result r = send("list", pageRequest(kind, namespace, continueToken).setHeader("Accept", METADATA_ONLY));
+      if (!r.ok()) {
+        throw new KubernetesClientException(r.message(), r.code(), null);
+      }
+      MetadataDecoder.Page page = MetadataDecoder.page(kind, r.body().getBytes(StandardCharsets.UTF_8), each);
+      listedAt = listedAt == 0 ? page.resourceVersion() : listedAt;
+      continueToken = page.continueToken();
+    } while (continueToken != null);
+    return listedAt;
+  }
+
+  /**
+   * Opens a metadata-only watch ({@code query} holds watch=true and the rest) whose bytes go to
+   * {@code consumer} as they arrive; not rate limited: it is one long request, and its LIST was.
+   */
+  public CompletableFuture<HttpResponse<AsyncBody>> watchMetadata(TrackedKind kind, String namespace, String query,
+      Duration timeout, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    HttpRequest request = http.newHttpRequestBuilder()
+        .uri(base + kind.collectionPath(kind.namespaced() ? namespace : null) + query)
+        .setHeader("Accept", METADATA_ONLY_OBJECT).forStreaming()
+        .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).build();
+    return http.consumeBytes(request, consumer).whenComplete((response, failure) ->
+        metrics.apiRequest("watch", response == null ? 0 : response.code()));
+  }
+
+  private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
+    Result r = send("list", pageRequest(kind, namespace, continueToken).setHeader("Accept", METADATA_ONLY));
     if (!r.ok()) {
       throw new KubernetesClientException(r.message(), r.code(), null);
     }
     return client.getKubernetesSerialization().unmarshal(r.body(), GenericKubernetesResourceList.class);
+  }
+
+  private HttpRequest.Builder pageRequest(TrackedKind kind, String namespace, String continueToken) {
+    String query = "?limit=500" + (continueToken == null || continueToken.isEmpty() ? ""
+        : "&continue=" + URLEncoder.encode(continueToken, StandardCharsets.UTF_8));
+    return http.newHttpRequestBuilder().uri(base + kind.collectionPath(kind.namespaced() ? namespace : null) + query);
   }
 
   /**

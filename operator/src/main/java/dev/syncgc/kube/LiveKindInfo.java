@@ -3,15 +3,16 @@ package dev.syncgc.kube;
 import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
+import dev.syncgc.kube.reflector.Reflectors;
 
-/** Answers the graph's questions about owner kinds from discovery and the running informers. */
+/** Answers the graph's questions about owner kinds from discovery and the running reflectors. */
 public final class LiveKindInfo implements KindInfo {
   private final Discovery discovery;
-  private final ObjectInformers informers;
+  private final Reflectors reflectors;
 
-  public LiveKindInfo(Discovery discovery, ObjectInformers informers) {
+  public LiveKindInfo(Discovery discovery, Reflectors reflectors) {
     this.discovery = discovery;
-    this.informers = informers;
+    this.reflectors = reflectors;
   }
 
   @Override
@@ -21,6 +22,6 @@ public final class LiveKindInfo implements KindInfo {
 
   @Override
   public boolean tracked(OwnerLink link) {
-    return informers.tracks(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
+    return reflectors.tracks(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
   }
 }

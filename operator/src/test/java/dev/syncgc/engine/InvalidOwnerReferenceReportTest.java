@@ -76,7 +76,7 @@ class InvalidOwnerReferenceReportTest {
     discovery.learn(WIDGET);
     recorder = new EventRecorder(client, RateLimiter.unlimited(), metrics, Clock.systemUTC(), Duration.ofMinutes(5),
         "test");
-    engine = new Engine(client, discovery, new EngineSettings(1, Set.of(), Duration.ofMinutes(1), Duration.ofSeconds(1),
+    engine = new Engine(discovery, new EngineSettings(1, Set.of(), Duration.ofMinutes(1), Duration.ofSeconds(1),
         Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10)),
         new KubeApi(client, RateLimiter.unlimited(), metrics), recorder, metrics, Clock.systemUTC(), ns -> Map.of());
   }
@@ -95,9 +95,9 @@ class InvalidOwnerReferenceReportTest {
     GenericKubernetesResource owner = widget("ns-a", "owner", 1);
     GenericKubernetesResource solid = widget("ns-b", "solid", 2);
     GenericKubernetesResource dependent = widget("ns-b", "dependent", 3, ref(owner), ref(solid));
-    engine.upserted(WIDGET, owner);
-    engine.upserted(WIDGET, solid);
-    engine.upserted(WIDGET, dependent);
+    engine.upserted(WIDGET, meta(owner));
+    engine.upserted(WIDGET, meta(solid));
+    engine.upserted(WIDGET, meta(dependent));
     engine.startWorkers();
 
     assertReported(dependent, owner);
@@ -109,10 +109,10 @@ class InvalidOwnerReferenceReportTest {
     GenericKubernetesResource owner = widget("ns-a", "owner", 1);
     GenericKubernetesResource solid = widget("ns-b", "solid", 2);
     GenericKubernetesResource created = widget("ns-b", "dependent", 3, ref(owner), ref(solid));
-    engine.upserted(WIDGET, owner);
-    engine.upserted(WIDGET, solid);
-    engine.upserted(WIDGET, created);
-    engine.upserted(WIDGET, collectorRemovedReference(created, owner));
+    engine.upserted(WIDGET, meta(owner));
+    engine.upserted(WIDGET, meta(solid));
+    engine.upserted(WIDGET, meta(created));
+    engine.upserted(WIDGET, meta(collectorRemovedReference(created, owner)));
     engine.startWorkers();
 
     assertReported(created, owner);
@@ -128,10 +128,10 @@ class InvalidOwnerReferenceReportTest {
     GenericKubernetesResource owner = widget("ns-a", "owner", 2);
     GenericKubernetesResource solid = widget("ns-b", "solid", 1);
     GenericKubernetesResource created = widget("ns-b", "dependent", 3, ref(owner), ref(solid));
-    engine.upserted(WIDGET, solid);
-    engine.upserted(WIDGET, created);
-    engine.upserted(WIDGET, owner);
-    engine.upserted(WIDGET, collectorRemovedReference(created, owner));
+    engine.upserted(WIDGET, meta(solid));
+    engine.upserted(WIDGET, meta(created));
+    engine.upserted(WIDGET, meta(owner));
+    engine.upserted(WIDGET, meta(collectorRemovedReference(created, owner)));
     engine.startWorkers();
 
     assertReported(created, owner);
@@ -142,8 +142,8 @@ class InvalidOwnerReferenceReportTest {
   void validReferenceIsNotReported() throws InterruptedException {
     GenericKubernetesResource owner = widget("ns-b", "owner", 2);
     GenericKubernetesResource dependent = widget("ns-b", "dependent", 1, ref(owner));
-    engine.upserted(WIDGET, dependent);
-    engine.upserted(WIDGET, owner);
+    engine.upserted(WIDGET, meta(dependent));
+    engine.upserted(WIDGET, meta(owner));
     engine.startWorkers();
 
     Thread.sleep(500);
@@ -194,5 +194,9 @@ class InvalidOwnerReferenceReportTest {
   private static OwnerReference ref(GenericKubernetesResource owner) {
     return new OwnerReferenceBuilder().withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
         .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid()).build();
+  }
+
+  private static dev.syncgc.core.model.ObjectMetadata meta(GenericKubernetesResource object) {
+    return new dev.syncgc.kube.MetadataReader().read(WIDGET, object);
   }
 }

@@ -98,7 +98,7 @@ class KubeApiTest {
     });
     List<String> names = new ArrayList<>();
 
-    long listedAt = api.listAll(CONFIGMAPS, "ns", item -> names.add(item.getMetadata().getName()));
+    long listedAt = api.listMetadata(CONFIGMAPS, "ns", item -> names.add(item.ref().name()));
 
     assertEquals(List.of("one", "two", "three"), names);
     assertEquals(7, listedAt, "the version of the first page");
@@ -112,7 +112,7 @@ class KubeApiTest {
     KubeApi api = api(x -> new Answer(403, null, "{\"kind\":\"Status\",\"message\":\"configmaps is forbidden\"}"));
 
     KubernetesClientException e = assertThrows(KubernetesClientException.class,
-        () -> api.listAll(CONFIGMAPS, null, item -> {}));
+        () -> api.listMetadata(CONFIGMAPS, null, item -> {}));
 
     assertEquals(403, e.getCode());
     assertTrue(e.getMessage().contains("forbidden"), e.getMessage());

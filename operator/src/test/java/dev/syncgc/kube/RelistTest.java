@@ -3,6 +3,7 @@ package dev.syncgc.kube;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.engine.Engine;
 import dev.syncgc.engine.EngineSettings;
 import dev.syncgc.kube.ScriptedApiServer.Answer;
@@ -20,10 +21,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A kind's informer replaced (its CRD's storage version changed) or stopped (its CRD deleted): what
+ * A kind's reflectors replaced (its CRD's storage version changed) or stopped (its CRD deleted): what
  * the graph holds of the kind follows the new list, and nothing of a deleted CRD stays. An object
  * deleted while no informer watched it must not stay in the graph (an owner would wait on it for
- * ever). The engine's graph builder on a scripted API server.
+ * ever); nor may one the list is older than. The engine's graph builder on a scripted API server.
  */
 class RelistTest {
   private static final TrackedKind V1 = new TrackedKind("example.com", "v1", "Gadget", "gadgets", true);
@@ -32,6 +33,8 @@ class RelistTest {
   private EventRecorder events;
   private Engine engine;
   /** The objects each version's LIST returns now. */
+  /** The next watch answers 410 Gone (an ERROR event). */
+  private final java.util.concurrent.atomic.AtomicBoolean expire = new java.util.concurrent.atomic.AtomicBoolean();
   private final Map<String, AtomicReference<List<String>>> listed = Map.of(
       "v1", new AtomicReference<>(List.of()), "v2", new AtomicReference<>(List.of()));
 
@@ -50,8 +53,8 @@ class RelistTest {
       if (!path.endsWith("/gadgets")) {
         return new Answer(404, null, "{\"kind\":\"Status\",\"code\":404}");
       }
-      if (query.contains("watch=true")) { // a watch that ends at once: the informer watches again later
-        return new Answer(200, null, "");
+      if (query.contains("watch=true")) { // a watch that ends at once, or says its version is gone
+        return new Answer(200, null, expire.getAndSet(false) ? ReflectorsTest.GONE : "");
       }
       return new Answer(200, null, "{\"apiVersion\":\"example.com/" + version + "\",\"kind\":\"GadgetList\","
           + "\"metadata\":{\"resourceVersion\":\"" + (version.equals("v1") ? 10 : 20) + "\"},\"items\":["
@@ -60,7 +63,7 @@ class RelistTest {
     SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
     events = new EventRecorder(server.client, new RateLimiter(0, 0), metrics, Clock.systemUTC(), Duration.ofMinutes(1),
         "relist-test");
-    engine = new Engine(server.client, new Discovery(server.client, Duration.ofHours(1), Clock.systemUTC()),
+    engine = new Engine(new Discovery(server.client, Duration.ofHours(1), Clock.systemUTC()),
         new EngineSettings(1, Set.of(), Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofMinutes(1),
             Duration.ofSeconds(30), Duration.ofSeconds(5)),
         new KubeApi(server.client, new RateLimiter(0, 0), metrics), events, metrics, Clock.systemUTC(),
@@ -111,19 +114,26 @@ class RelistTest {
   }
 
   @Test
-  void anObjectSeenNewerThanTheListStaysOneTheListHasOutgrownGoes() throws Exception {
+  void aWatchWhoseVersionIsGoneRelistsAndTheListReplacesTheKindsContents() throws Exception {
     listed.get("v1").set(List.of(item("v1", "owner", null, 5)));
     start();
     engine.track(V1).get(30, TimeUnit.SECONDS);
     await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 1);
 
-    // as the freshness check adds what its own LIST found (the informer listed at 10)
-    engine.upserted(V1, parse(item("v1", "newer", "owner", 25))); // created after the informer's list
-    engine.upserted(V1, parse(item("v1", "outgrown", "owner", 8))); // existed before it: deleted since
+    // as the freshness check adds what its own LIST found (the reflector listed at 10)
+    engine.upserted(V1, meta(item("v1", "newer", "owner", 25))); // created after the reflector's list
+    engine.upserted(V1, meta(item("v1", "outgrown", "owner", 8))); // existed before it: deleted since
     assertEquals(3, engine.graphSize());
-    engine.relisted(V1);
+    expire.set(true); // the watch's version is compacted away: the reflector lists again, at 10
 
-    assertEquals(2, engine.graphSize(), "owner and newer are left");
+    await("the new list replaces the kind's contents; what is newer than it stays").atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertEquals(2, engine.graphSize(), "owner and newer are left"));
+    assertEquals(2, server.seen().stream().filter(r -> r.startsWith("GET ") && !r.contains("watch=true")).count(),
+        "listed again after the 410: " + server.seen());
+  }
+
+  private ObjectMetadata meta(String json) {
+    return new MetadataReader().read(V1, parse(json));
   }
 
   private GenericKubernetesResource parse(String json) {
