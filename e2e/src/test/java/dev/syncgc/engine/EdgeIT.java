@@ -10,7 +10,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.KubeApi.Result;
+import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
@@ -57,7 +57,7 @@ class EdgeIT {
       return c;
     });
 
-    Result refused = api.delete(CONFIG_MAP, seen.ref(), seen.resourceVersion(), null);
+    ApiResult refused = api.delete(CONFIG_MAP, seen.ref(), seen.resourceVersion(), null);
 
     assertEquals(409, refused.code(), refused.body());
     assertTrue(refused.conflict());
@@ -73,7 +73,7 @@ class EdgeIT {
     org.awaitility.Awaitility.await().until(() -> client.configMaps().inNamespace(ns.name()).withName("reborn").get() == null);
     ConfigMap reborn = create(ns.name(), "reborn", null);
 
-    Result refused = api.delete(CONFIG_MAP, old.ref(), 0, null);
+    ApiResult refused = api.delete(CONFIG_MAP, old.ref(), 0, null);
 
     assertEquals(409, refused.code(), refused.body());
     assertEquals(reborn.getMetadata().getUid(),
@@ -107,7 +107,7 @@ class EdgeIT {
       return c;
     });
 
-    Result r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
+    ApiResult r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
         Patches.removeOwnerReference(seen, owners.get(removed).getMetadata().getUid()));
 
     assertTrue(r.conflict(), r.code() + " " + r.body());
@@ -124,7 +124,7 @@ class EdgeIT {
       return c;
     });
 
-    Result r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(seen, "syncgc.dev/x", Map.of()));
+    ApiResult r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(seen, "syncgc.dev/x", Map.of()));
 
     assertEquals(409, r.code(), r.body());
     assertEquals(List.of("example.com/other"),

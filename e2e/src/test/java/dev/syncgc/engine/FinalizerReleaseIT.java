@@ -9,6 +9,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
@@ -113,7 +114,7 @@ class FinalizerReleaseIT {
     });
     KubeApi api = new KubeApi(client, new RateLimiter(1000, 1000), new SyncgcMetrics(new SimpleMeterRegistry()));
 
-    KubeApi.Result r = api.patch(EngineParts.CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
+    ApiResult r = api.patch(EngineParts.CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
         KubeApi.removeFinalizerPatch(seen.uid(), seen.finalizers(), Names.FINALIZER));
 
     assertTrue(r.conflict(), r.code() + " " + r.body());

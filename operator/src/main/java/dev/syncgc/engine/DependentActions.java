@@ -12,7 +12,7 @@ import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.KubeApi.Result;
+import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.kube.TrackedKind;
 import java.time.Instant;
@@ -80,7 +80,7 @@ final class DependentActions {
   }
 
   Next dropReference(ObjectMetadata dependent, ObjectMetadata owner) {
-    Result r = api.patch(reflectors.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
+    ApiResult r = api.patch(reflectors.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
         Patches.removeOwnerReference(dependent, owner.uid()));
     if (r.ok() || r.gone()) {
       succeeded(dependent.uid());
@@ -110,7 +110,7 @@ final class DependentActions {
       // while the owner exists the dependent follows the owner's settings as they are now (an
       // on-timeout Keep included); its grace period is recorded for when the owner is gone
       settings.gracePeriodSeconds().ifPresent(g -> annotations.put(Names.INHERITED_GRACE_PERIOD, g.toString()));
-      Result r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
+      ApiResult r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
       if (r.gone()) {
         return Next.DONE;
       }
@@ -122,7 +122,7 @@ final class DependentActions {
     Long grace = settings.gracePeriodSeconds().orElse(null);
     // uid and resourceVersion preconditions: a change since the graph's view (a controller adopting
     // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
-    Result r = api.delete(kind, d.ref(), resourceVersion, grace);
+    ApiResult r = api.delete(kind, d.ref(), resourceVersion, grace);
     if (r.ok() || r.gone()) {
       succeeded(d.uid());
       states.of(d.uid()).deleteSent = true;
@@ -179,7 +179,7 @@ final class DependentActions {
     String named = holder == d ? "its owner " + link.kind() + "/" + link.name()
         : "the owner " + link.kind() + "/" + link.name() + " of its ring member " + holder.ref().kind() + "/"
             + holder.ref().name();
-    Result r = api.get(kind, kind.namespaced() ? holder.ref().namespace() : null, link.name());
+    ApiResult r = api.get(kind, kind.namespaced() ? holder.ref().namespace() : null, link.name());
     if (r.ok() && link.uid().equals(r.uid())) {
       failure(d.uid(), named + " exists but is not seen yet");
       return true;
@@ -191,7 +191,7 @@ final class DependentActions {
     return false;
   }
 
-  private Next failed(ObjectMetadata d, String what, Result r) {
+  private Next failed(ObjectMetadata d, String what, ApiResult r) {
     if (r.conflict()) {
       return Next.RETRY; // changed since the graph's view: plan again on the fresh one
     }

@@ -16,7 +16,7 @@ import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.KubeApi.Result;
+import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyStore;
@@ -155,7 +155,7 @@ final class ObjectSync {
     }
     propagation.filter(Propagation::needsFinalizer)
         .ifPresent(p -> annotations.put(Names.LAST_VALID_PROPAGATION, p.value()));
-    Result r = switch (change) {
+    ApiResult r = switch (change) {
       case ADD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH,
           Patches.addFinalizer(object, Names.FINALIZER, annotations));
       case RECORD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH, Patches.setAnnotationsAt(object, annotations));

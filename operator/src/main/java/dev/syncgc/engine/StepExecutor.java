@@ -8,7 +8,7 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.KubeApi.Result;
+import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,7 +67,7 @@ final class StepExecutor {
     for (Step step : steps) {
       if (step instanceof Step.Start start) {
         deadline = start.deadline();
-        Result r = start(owner, start);
+        ApiResult r = start(owner, start);
         if (r.gone()) {
           return Next.DONE; // the owner went before its deletion could even start: nothing to do
         }
@@ -120,8 +120,8 @@ final class StepExecutor {
     return true;
   }
 
-  private Result start(ObjectMetadata owner, Step.Start s) {
-    Result r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
+  private ApiResult start(ObjectMetadata owner, Step.Start s) {
+    ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString(),
             Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount()))));
     if (r.ok()) {
@@ -134,7 +134,7 @@ final class StepExecutor {
 
   /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
   private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
-    Result r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
+    ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotationsOf(owner, Map.of(Names.TIMED_OUT, clock.instant().toString())));
     if (r.ok()) {
       reporter.keptAfterTimeout(owner, s.remaining());
@@ -164,7 +164,7 @@ final class StepExecutor {
           + owner.deletionTimestamp() + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp()));
       return Next.DONE;
     }
-    Result r = api.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan");
+    ApiResult r = api.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan");
     if (r.gone()) {
       return Next.DONE;
     }
@@ -182,7 +182,7 @@ final class StepExecutor {
   }
 
   private Next release(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
-    Result removed = removeFinalizer(owner);
+    ApiResult removed = removeFinalizer(owner);
     if (removed.gone()) {
       return Next.DONE; // released already (a second look before the graph caught up)
     }
@@ -193,8 +193,8 @@ final class StepExecutor {
     return Next.DONE;
   }
 
-  private Result removeFinalizer(ObjectMetadata owner) {
-    Result r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
+  private ApiResult removeFinalizer(ObjectMetadata owner) {
+    ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
         Patches.removeFinalizer(owner, Names.FINALIZER));
     if (!r.ok() && !r.gone() && !r.conflict()) {
       reporter.failed(owner.ref(), owner.uid(), "removing the syncgc finalizer: " + r.message());
@@ -211,7 +211,7 @@ final class StepExecutor {
     reporter.ringReleased(owner, s);
     for (ObjectMetadata member : s.members()) {
       if (member.hasFinalizer(Names.FINALIZER)) {
-        Result r = removeFinalizer(member);
+        ApiResult r = removeFinalizer(member);
         if (!r.ok() && !r.gone()) {
           return Next.RETRY;
         }

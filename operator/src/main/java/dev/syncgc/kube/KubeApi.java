@@ -47,61 +47,6 @@ public final class KubeApi {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Logger log = LoggerFactory.getLogger(KubeApi.class);
 
-  /** The API server's answer; code 0 when no answer came. */
-  public record Result(int code, String body) {
-    public boolean ok() {
-      return code >= 200 && code < 300;
-    }
-
-    /** The object is not there (any more). */
-    public boolean gone() {
-      return code == 404;
-    }
-
-    /** The patch's test or precondition failed: someone changed the object first. */
-    public boolean conflict() {
-      return code == 409 || code == 422;
-    }
-
-    /** The resourceVersion of the object in the body (after a write: the version written), or 0. */
-    public long resourceVersion() {
-      try {
-        return MetadataDecoder.version(JSON.readTree(body).path("metadata").path("resourceVersion").asText(null));
-      } catch (Exception e) {
-        return 0;
-      }
-    }
-
-    /** The uid of the object in the body, or null. */
-    public String uid() {
-      try {
-        return JSON.readTree(body).path("metadata").path("uid").asText(null);
-      } catch (Exception e) {
-        return null;
-      }
-    }
-
-    /** The finalizers of the object in the body. */
-    public List<String> finalizers() {
-      try {
-        List<String> out = new java.util.ArrayList<>();
-        JSON.readTree(body).path("metadata").path("finalizers").forEach(f -> out.add(f.asText()));
-        return out;
-      } catch (Exception e) {
-        return List.of();
-      }
-    }
-
-    public String message() {
-      try {
-        Object m = JSON.readTree(body).path("message").asText(null);
-        return m == null ? "HTTP " + code : "HTTP " + code + ": " + m;
-      } catch (Exception e) {
-        return "HTTP " + code;
-      }
-    }
-  }
-
   private final KubernetesClient client;
   private final HttpClient http;
   private final String base;
@@ -134,12 +79,12 @@ public final class KubeApi {
    * version the decision was taken on (an owner added, the object recreated) is refused with 409.
    * Background propagation for what syncgc does not track.
    */
-  public Result delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds) {
+  public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds) {
     return delete(kind, ref, resourceVersion, gracePeriodSeconds, "Background");
   }
 
   /** DELETE with a uid precondition (and, unless 0, a resourceVersion one) and the given propagation policy. */
-  public Result delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
+  public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
       String propagationPolicy) {
     Map<String, Object> options = new LinkedHashMap<>();
     options.put("apiVersion", "v1");
@@ -159,14 +104,14 @@ public final class KubeApi {
         .method("DELETE", "application/json", json(options)).setHeader("Accept", METADATA_ONLY_OBJECT));
   }
 
-  public Result patch(TrackedKind kind, ObjectRef ref, String contentType, String patch) {
+  public ApiResult patch(TrackedKind kind, ObjectRef ref, String contentType, String patch) {
     return send("patch", http.newHttpRequestBuilder()
         .uri(base + kind.path(ref.namespace(), ref.name()))
         .method("PATCH", contentType, patch).setHeader("Accept", METADATA_ONLY_OBJECT));
   }
 
   /** GET of one object; {@link Result#uid()} tells which object answered. */
-  public Result get(TrackedKind kind, String namespace, String name) {
+  public ApiResult get(TrackedKind kind, String namespace, String name) {
     return send("get", http.newHttpRequestBuilder().uri(base + kind.path(namespace, name)));
   }
 
@@ -203,7 +148,7 @@ public final class KubeApi {
     String continueToken = null;
     long listedAt = 0;
     do {
-      Result r = send("list", pageRequest(kind, namespace, continueToken).setHeader("Accept", METADATA_ONLY));
+      ApiResult r = send("list", pageRequest(kind, namespace, continueToken).setHeader("Accept", METADATA_ONLY));
       if (!r.ok()) {
         throw new KubernetesClientException(r.message(), r.code(), null);
       }
@@ -229,7 +174,7 @@ public final class KubeApi {
   }
 
   private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
-    Result r = send("list", pageRequest(kind, namespace, continueToken).setHeader("Accept", METADATA_ONLY));
+    ApiResult r = send("list", pageRequest(kind, namespace, continueToken).setHeader("Accept", METADATA_ONLY));
     if (!r.ok()) {
       throw new KubernetesClientException(r.message(), r.code(), null);
     }
@@ -246,7 +191,7 @@ public final class KubeApi {
    * Sends a request, counts its answer, and sends it again while the API server answers 429 (see
    * {@link TooManyRequests}): the wait holds only the calling thread; other workers go on.
    */
-  private Result send(String verb, HttpRequest.Builder builder) {
+  private ApiResult send(String verb, HttpRequest.Builder builder) {
     HttpRequest request = builder.build();
     Duration waited = Duration.ZERO;
     for (int retry = 1; ; retry++) {
@@ -256,10 +201,10 @@ public final class KubeApi {
         response = http.sendAsync(request, String.class).get(60, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return new Result(0, "interrupted");
+        return new ApiResult(0, "interrupted");
       } catch (ExecutionException | TimeoutException e) {
         metrics.apiRequest(verb, 0);
-        return new Result(0, String.valueOf(e.getCause() == null ? e : e.getCause()));
+        return new ApiResult(0, String.valueOf(e.getCause() == null ? e : e.getCause()));
       }
       metrics.apiRequest(verb, response.code());
       Duration wait = response.code() == TooManyRequests.CODE
@@ -270,14 +215,14 @@ public final class KubeApi {
           log.warn("API server still throttling after {} retries verb={} uri={}; the work queue retries later",
               retry - 1, verb, request.uri());
         }
-        return new Result(response.code(), response.body());
+        return new ApiResult(response.code(), response.body());
       }
       log.debug("429 verb={} uri={} retry={} in {} ms", verb, request.uri(), retry, wait.toMillis());
       try {
         Thread.sleep(wait.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return new Result(0, "interrupted");
+        return new ApiResult(0, "interrupted");
       }
       waited = waited.plus(wait);
     }

@@ -7,7 +7,7 @@ import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
-import dev.syncgc.kube.KubeApi.Result;
+import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.policy.GarbageCollectionPolicy;
@@ -145,7 +145,7 @@ public final class FinalizerRelease {
     Handover handover = Handover.of(object, inForce.apply(object));
     String done = handover.describe(object);
     if (handover != Handover.NONE) {
-      Result r = api.delete(kind, ref, 0, null, handover.propagationPolicy());
+      ApiResult r = api.delete(kind, ref, 0, null, handover.propagationPolicy());
       if (r.gone() || r.code() == 409) {
         log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // 409: the uid precondition, another object now
         return Outcome.HANDED_OVER;
@@ -164,7 +164,7 @@ public final class FinalizerRelease {
     List<String> finalizers = object.finalizers();
     for (int attempt = 0; attempt < 5; attempt++) {
       if (attempt > 0) {
-        Result current = api.get(kind, ref.namespace(), ref.name());
+        ApiResult current = api.get(kind, ref.namespace(), ref.name());
         if (current.gone() || (current.ok() && !ref.uid().equals(current.uid()))) {
           return true;
         }
@@ -177,7 +177,7 @@ public final class FinalizerRelease {
       if (!finalizers.contains(Names.FINALIZER)) {
         return true;
       }
-      Result r = api.patch(kind, ref, KubeApi.JSON_PATCH,
+      ApiResult r = api.patch(kind, ref, KubeApi.JSON_PATCH,
           KubeApi.removeFinalizerPatch(ref.uid(), finalizers, Names.FINALIZER));
       if (r.ok() || r.gone()) {
         log.info("{} object={} uid={}", done, ref, ref.uid());

@@ -51,7 +51,7 @@ class KubeApiTest {
     int[] n = {0};
     KubeApi api = api(x -> ++n[0] <= 2 ? new Answer(429, "0", "Too many requests") : new Answer(200, null, "{}"));
 
-    KubeApi.Result r = api.delete(CONFIGMAPS, CM, 7, null);
+    ApiResult r = api.delete(CONFIGMAPS, CM, 7, null);
 
     assertTrue(r.ok(), r.message());
     assertEquals(3, seen().size(), "two refused, the third carried out: " + seen());
@@ -64,7 +64,7 @@ class KubeApiTest {
   void aServerThatKeepsThrottlingGets429BackAfterTenRetries() throws IOException {
     KubeApi api = api(x -> new Answer(429, "0", "Too many requests"));
 
-    KubeApi.Result r = api.patch(CONFIGMAPS, CM, KubeApi.MERGE_PATCH, "{}");
+    ApiResult r = api.patch(CONFIGMAPS, CM, KubeApi.MERGE_PATCH, "{}");
 
     assertEquals(429, r.code());
     assertEquals(1 + TooManyRequests.MAX_RETRIES, seen().size());
@@ -75,7 +75,7 @@ class KubeApiTest {
   void otherErrorsAreNotRetried() throws IOException {
     KubeApi api = api(x -> new Answer(409, null, "{\"message\":\"precondition failed\"}"));
 
-    KubeApi.Result r = api.delete(CONFIGMAPS, CM, 7, null);
+    ApiResult r = api.delete(CONFIGMAPS, CM, 7, null);
 
     assertTrue(r.conflict());
     assertEquals(1, seen().size());
