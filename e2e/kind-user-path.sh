@@ -39,7 +39,7 @@ done
 build_args=""
 if [[ -n ${SYNCGC_OFFLINE:-} ]]; then # no registry for the Dockerfile's base images: the ones built here
   e2e/images.sh bases
-  build_args="--network host --build-arg BUILD_IMAGE=syncgc/maven:17-bookworm --build-arg RUNTIME_IMAGE=syncgc/jre:17-bookworm"
+  build_args="--network host --build-arg BUILD_IMAGE=syncgc/maven:17-bookworm --build-arg RUNTIME_IMAGE=syncgc/debian:bookworm"
 fi
 make -s dist-image VERSION="$VERSION" IMAGE="$IMAGE" DOCKER_BUILD_ARGS="$build_args" >"$WORK/image.log" 2>&1 \
   || { tail -30 "$WORK/image.log" >&2; fail "make dist-image"; }
