@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Container images built here, from source and Debian packages, with no container registry.
 #
-#   e2e/images.sh bases      Debian bookworm (debootstrap), a JRE image and a JDK+Maven image on it
+#   e2e/images.sh bases      Debian bookworm (debootstrap) and a JDK+Maven image on it
 #   e2e/images.sh operator   the operator image from the repository's Dockerfile, on those bases
 #                            (prints the image name as its last line)
 #
@@ -20,7 +20,6 @@ CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 MIRROR=${SYNCGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 DEBIAN=syncgc/debian:$SUITE
-JRE=syncgc/jre:17-$SUITE
 MAVEN=syncgc/maven:17-$SUITE
 OPERATOR=${SYNCGC_OPERATOR_IMAGE:-syncgc/operator:dev}
 EXTRA_CA_DIR=${SYNCGC_EXTRA_CA_DIR:-/usr/local/share/ca-certificates}
@@ -73,14 +72,13 @@ cmd_bases() {
   require_docker
   mkdir -p "$CACHE/images"
   build_debian
-  build_packages "$JRE" openjdk-17-jre-headless ca-certificates
   build_packages "$MAVEN" openjdk-17-jdk-headless maven ca-certificates
 }
 
 cmd_operator() {
   cmd_bases
   log "building $OPERATOR from $REPO/Dockerfile"
-  docker build --network host -q -t "$OPERATOR" --build-arg "BUILD_IMAGE=$MAVEN" --build-arg "RUNTIME_IMAGE=$JRE" \
+  docker build --network host -q -t "$OPERATOR" --build-arg "BUILD_IMAGE=$MAVEN" --build-arg "RUNTIME_IMAGE=$DEBIAN" \
     "$REPO" >/dev/null || die "the operator image did not build (run the docker build above without -q to see why)"
   echo "$OPERATOR"
 }

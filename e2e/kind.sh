@@ -4,6 +4,8 @@
 #   e2e/kind.sh up       create the cluster "syncgc" (if missing), build the operator image from the
 #                        Dockerfile, load it into the node and `helm install` the chart with it;
 #                        the last line printed is `export KUBECONFIG=...`
+#   e2e/kind.sh cluster  create the cluster only (if missing), no chart; prints `export KUBECONFIG=...`
+#   e2e/kind.sh load IMAGE   load an image from the Docker daemon into the cluster's node
 #   e2e/kind.sh down     uninstall the chart and delete the cluster (nothing else is touched)
 #   e2e/kind.sh status   what exists
 #
@@ -97,12 +99,10 @@ operator_image() {
   fi
 }
 
-cmd_up() {
+# the cluster, created if missing; KUBECONFIG_FILE written
+ensure_cluster() {
   require_docker
   KIND=$(tool kind)
-  local helm kubectl
-  helm=$(tool helm)
-  kubectl=$(tool kubectl)
   mkdir -p "$CACHE"
   if cluster_exists; then
     log "cluster $NAME exists"
@@ -116,10 +116,20 @@ cmd_up() {
   fi
   "$KIND" get kubeconfig --name "$NAME" >"$KUBECONFIG_FILE"
   chmod 600 "$KUBECONFIG_FILE"
+}
 
+load_image() {
+  log "loading $1 into $NAME"
+  "$KIND" load docker-image "$1" --name "$NAME" >&2 || die "kind load docker-image $1 failed"
+}
+
+cmd_up() {
+  ensure_cluster
+  local helm kubectl
+  helm=$(tool helm)
+  kubectl=$(tool kubectl)
   operator_image
-  log "loading $IMAGE into $NAME"
-  "$KIND" load docker-image "$IMAGE" --name "$NAME" >&2 || die "kind load docker-image $IMAGE failed"
+  load_image "$IMAGE"
 
   local upgrade=""
   KUBECONFIG=$KUBECONFIG_FILE "$helm" status "$RELEASE" --namespace "$NAMESPACE" >/dev/null 2>&1 && upgrade=1
@@ -162,7 +172,9 @@ cmd_status() {
 
 case ${1:-} in
   up) cmd_up ;;
+  cluster) ensure_cluster && echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
+  load) [[ -n ${2:-} ]] || die "usage: e2e/kind.sh load IMAGE"; ensure_cluster && load_image "$2" ;;
   down) cmd_down ;;
   status) cmd_status ;;
-  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

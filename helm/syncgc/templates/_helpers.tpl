@@ -163,13 +163,19 @@ tolerations:
 {{- end }}
 {{- end }}
 
-{{/* Labels of the helm test's objects: not the operator's selector labels. */}}
-{{- define "syncgc.testLabels" -}}
-helm.sh/chart: {{ include "syncgc.chart" . }}
-app.kubernetes.io/name: {{ include "syncgc.name" . }}-test
-app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{/*
+Labels of a hook's objects, (list . "test") or (list . "release"): not the operator's selector
+labels, so that neither the metrics Service nor the release Job's wait for the operator's Pods to
+go counts them (the release Job would wait for itself until its deadline).
+*/}}
+{{- define "syncgc.hookLabels" -}}
+{{- $root := index . 0 }}
+{{- $component := index . 1 }}
+helm.sh/chart: {{ include "syncgc.chart" $root }}
+app.kubernetes.io/name: {{ include "syncgc.name" $root }}-{{ $component }}
+app.kubernetes.io/instance: {{ $root.Release.Name }}
+app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 app.kubernetes.io/part-of: syncgc
-app.kubernetes.io/component: test
+app.kubernetes.io/component: {{ $component }}
 {{- end }}

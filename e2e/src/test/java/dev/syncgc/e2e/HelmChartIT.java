@@ -557,6 +557,11 @@ class HelmChartIT {
     assertEquals("Never", podSpec(job).getRestartPolicy());
     assertNotNull(job.getSpec().getActiveDeadlineSeconds(), "a stuck release must not hang helm uninstall");
     assertEquals(deployment.getMetadata().getName(), env(c, "SYNCGC_OPERATOR_DEPLOYMENT"));
+    // the Job waits until no Pod matches the Deployment's selector: its own Pod must not match, or it
+    // waits for itself until its deadline and helm uninstall fails
+    Map<String, String> selector = deployment.getSpec().getSelector().getMatchLabels();
+    Map<String, String> jobPodLabels = job.getSpec().getTemplate().getMetadata().getLabels();
+    assertFalse(jobPodLabels.entrySet().containsAll(selector.entrySet()), "the release Pod matches the operator's selector: " + jobPodLabels);
 
     // A hook-only Role lets the Job stop the operator first, and nothing else.
     Role hookRole = r.all(Role.class).stream().filter(HelmChartIT::isHook).findFirst()
