@@ -70,9 +70,13 @@ class ReflectorsTest {
   }
 
   private void start(Function<String, Answer> script) {
+    start(RateLimiter.unlimited(), script);
+  }
+
+  private void start(RateLimiter limiter, Function<String, Answer> script) {
     server = new ScriptedApiServer(x -> script.apply(x.getRequestURI().getRawQuery() == null ? ""
         : x.getRequestURI().getRawQuery()));
-    reflectors = new Reflectors(new KubeApi(server.client, new RateLimiter(0, 0),
+    reflectors = new Reflectors(new KubeApi(server.client, limiter,
         new SyncgcMetrics(new SimpleMeterRegistry())), Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
           @Override
           public void upserted(TrackedKind kind, ObjectMetadata object) {
@@ -181,6 +185,16 @@ class ReflectorsTest {
     assertEquals(List.of("upserted a@5", "upserted b@6", "relisted@20 [uid-b]"), List.copyOf(seen).subList(0, 3));
     assertEquals(2, watchLists().size(), "a new watch list, no paged LIST");
     assertEquals(List.of(), lists());
+  }
+
+  @Test
+  void aWatchListWaitsOnTheClientSideRateLimitAsTheListItReplaces() {
+    RateLimiter limiter = new RateLimiter(0.001, 1);
+    limiter.acquire(); // the next token comes in 1000 s
+    start(limiter, q -> new Answer(200, null, ""));
+    reflectors.track(CONFIGMAPS);
+
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> server.seen().isEmpty());
   }
 
   @Test

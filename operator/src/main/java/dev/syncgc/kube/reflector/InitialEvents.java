@@ -15,7 +15,8 @@ import java.util.Set;
  */
 final class InitialEvents {
   private final Set<String> held = new HashSet<>();
-  private long at = -1;
+  /** Read when the stream ends, on another thread than the events'. */
+  private volatile long at = -1;
 
   /**
    * A watch list read consistently, as a LIST without resourceVersion is: resourceVersion left out

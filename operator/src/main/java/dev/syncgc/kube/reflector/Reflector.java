@@ -144,7 +144,7 @@ final class Reflector {
         : "?watch=true&allowWatchBookmarks=true&resourceVersion=" + from + "&timeoutSeconds=" + seconds;
     long openedAt = System.nanoTime();
     WatchStream stream = new WatchStream(kind, event -> handle(event, initial), () -> stopped);
-    api.watchMetadata(kind, namespace, query, Duration.ofSeconds(seconds + 30), stream)
+    api.watchMetadata(kind, namespace, query, initial != null, Duration.ofSeconds(seconds + 30), stream)
         .whenComplete((response, failure) -> opened(response, failure, from, openedAt, stream, initial));
   }
 
