@@ -161,10 +161,14 @@ public final class KubeApi {
 
   /**
    * Opens a metadata-only watch ({@code query} holds watch=true and the rest) whose bytes go to
-   * {@code consumer} as they arrive; not rate limited: it is one long request, and its LIST was.
+   * {@code consumer} as they arrive. Rate limited only when it lists ({@code lists}: a watch list
+   * takes a LIST's place); otherwise it is one long request, and its LIST was.
    */
   public CompletableFuture<HttpResponse<AsyncBody>> watchMetadata(TrackedKind kind, String namespace, String query,
-      Duration timeout, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+      boolean lists, Duration timeout, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    if (lists) {
+      limiter.acquire();
+    }
     HttpRequest request = http.newHttpRequestBuilder()
         .uri(base + kind.collectionPath(kind.namespaced() ? namespace : null) + query)
         .setHeader("Accept", METADATA_ONLY_OBJECT).forStreaming()

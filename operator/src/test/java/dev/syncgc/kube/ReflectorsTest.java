@@ -20,9 +20,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reflectors against a scripted API server: paged LIST, watch resumed from the last version seen
- * (an event's, a bookmark's), a new LIST on 410, refused then granted. A scripted watch sends its
- * events and ends, as a watch whose timeout came does.
+ * The reflectors against a scripted API server: a watch list (its initial events as the list, the same
+ * stream then the watch), paged LIST when the server rejects a watch list or breaks it off, watch
+ * resumed from the last version seen (an event's, a bookmark's), a new LIST on 410, refused then
+ * granted. A scripted watch sends its events and ends, as a watch whose timeout came does.
  */
 class ReflectorsTest {
   private static final TrackedKind CONFIGMAPS = new TrackedKind("", "v1", "ConfigMap", "configmaps", true);
@@ -50,13 +51,32 @@ class ReflectorsTest {
         + "\"metadata\":{\"resourceVersion\":\"" + rv + "\"}}");
   }
 
+  /** The bookmark that ends a watch list's initial events (KEP-3157). */
+  static String endBookmark(long rv) {
+    return event("BOOKMARK", "{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\","
+        + "\"metadata\":{\"resourceVersion\":\"" + rv + "\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}");
+  }
+
+  /** How an API server without WatchList answers it (422 on v1.27-1.31 with the feature off). */
+  static final Answer NO_WATCH_LIST = new Answer(400, null, "{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+      + "\"status\":\"Failure\",\"message\":\"sendInitialEvents is forbidden\",\"reason\":\"BadRequest\",\"code\":400}");
+
   static final String GONE = event("ERROR", "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
       + "\"status\":\"Failure\",\"message\":\"too old resource version: 10 (30)\",\"reason\":\"Expired\",\"code\":410}");
 
+  /** A server that rejects watch lists, so the reflectors list in pages; {@code script} answers the rest. */
+  private void startPaged(Function<String, Answer> script) {
+    start(q -> q.contains("sendInitialEvents") ? NO_WATCH_LIST : script.apply(q));
+  }
+
   private void start(Function<String, Answer> script) {
+    start(RateLimiter.unlimited(), script);
+  }
+
+  private void start(RateLimiter limiter, Function<String, Answer> script) {
     server = new ScriptedApiServer(x -> script.apply(x.getRequestURI().getRawQuery() == null ? ""
         : x.getRequestURI().getRawQuery()));
-    reflectors = new Reflectors(new KubeApi(server.client, new RateLimiter(0, 0),
+    reflectors = new Reflectors(new KubeApi(server.client, limiter,
         new SyncgcMetrics(new SimpleMeterRegistry())), Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
           @Override
           public void upserted(TrackedKind kind, ObjectMetadata object) {
@@ -86,13 +106,100 @@ class ReflectorsTest {
   }
 
   private List<String> watchVersions() {
-    return server.seen().stream().filter(r -> r.contains("watch=true"))
+    return server.seen().stream().filter(r -> r.contains("watch=true") && !r.contains("sendInitialEvents"))
         .map(r -> r.replaceAll(".*resourceVersion=(\\d+).*", "$1")).toList();
+  }
+
+  private List<String> lists() {
+    return server.seen().stream().filter(r -> !r.contains("watch=true")).toList();
+  }
+
+  private List<String> watchLists() {
+    return server.seen().stream().filter(r -> r.contains("sendInitialEvents")).toList();
+  }
+
+  @Test
+  void aWatchListsInitialEventsAreTheListAndTheSameStreamGoesOnAsTheWatch() throws Exception {
+    start(q -> {
+      if (q.contains("sendInitialEvents=true")) {
+        return new Answer(200, null, event("ADDED", item("a", 5)) + event("ADDED", item("b", 6)) + endBookmark(9)
+            + event("MODIFIED", item("a", 12)) + event("DELETED", item("b", 13)));
+      }
+      return new Answer(q.contains("watch=true") ? 200 : 500, null, q.contains("watch=true") ? "" : "{}");
+    });
+    reflectors.track(CONFIGMAPS).get(10, TimeUnit.SECONDS);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> !watchVersions().isEmpty());
+    assertEquals(List.of("upserted a@5", "upserted b@6", "relisted@9 [uid-a, uid-b]", "upserted a@12", "deleted b"),
+        List.copyOf(seen).subList(0, 5), "the initial events, listed at the end bookmark's version, then the watch");
+    assertTrue(watchLists().get(0).matches(".*\\?watch=true&sendInitialEvents=true"
+        + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=\\d+"), watchLists().toString());
+    assertEquals(List.of(), lists(), "no LIST");
+    assertEquals("13", watchVersions().get(0), "the stream's end is resumed from its last event");
+  }
+
+  @Test
+  void aServerThatRejectsAWatchListIsListedInPagesFromThenOn() throws Exception {
+    AtomicInteger watches = new AtomicInteger();
+    startPaged(q -> {
+      if (!q.contains("watch=true")) {
+        return new Answer(200, null, page(9, null, item("a", 5)));
+      }
+      return new Answer(200, null, watches.incrementAndGet() == 1 ? GONE : "");
+    });
+    reflectors.track(CONFIGMAPS).get(10, TimeUnit.SECONDS);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> lists().size() >= 2 && watchVersions().size() >= 2);
+    assertEquals(List.of("upserted a@5", "relisted@9 [uid-a]", "upserted a@5", "relisted@9 [uid-a]"),
+        List.copyOf(seen).subList(0, 4));
+    assertEquals(1, watchLists().size(), "the rejection is remembered: the relist after a 410 is a paged LIST");
+  }
+
+  @Test
+  void aWatchListThatEndsBeforeItsEndBookmarkIsNoListAndTheKindIsListedInPages() throws Exception {
+    start(q -> {
+      if (q.contains("sendInitialEvents=true")) {
+        return new Answer(200, null, event("ADDED", item("a", 5))); // broken off: a partial list
+      }
+      return new Answer(200, null, q.contains("watch=true") ? "" : page(9, null, item("b", 6)));
+    });
+    reflectors.track(CONFIGMAPS).get(10, TimeUnit.SECONDS);
+
+    assertEquals(List.of("upserted a@5", "upserted b@6", "relisted@9 [uid-b]"), List.copyOf(seen).subList(0, 3),
+        "no relisted for the partial list: start-up waited for the paged LIST");
+    assertEquals(1, lists().size());
+  }
+
+  @Test
+  void aWatchListWhoseVersionIsGoneDuringItsInitialEventsStartsOver() throws Exception {
+    AtomicInteger watchLists = new AtomicInteger();
+    start(q -> {
+      if (q.contains("sendInitialEvents=true")) {
+        return new Answer(200, null, watchLists.incrementAndGet() == 1 ? event("ADDED", item("a", 5)) + GONE
+            : event("ADDED", item("b", 6)) + endBookmark(20));
+      }
+      return new Answer(200, null, q.contains("watch=true") ? "" : page(9, null, item("c", 7)));
+    });
+    reflectors.track(CONFIGMAPS).get(10, TimeUnit.SECONDS);
+
+    assertEquals(List.of("upserted a@5", "upserted b@6", "relisted@20 [uid-b]"), List.copyOf(seen).subList(0, 3));
+    assertEquals(2, watchLists().size(), "a new watch list, no paged LIST");
+    assertEquals(List.of(), lists());
+  }
+
+  @Test
+  void aWatchListWaitsOnTheClientSideRateLimitAsTheListItReplaces() {
+    RateLimiter limiter = new RateLimiter(0.001, 1);
+    limiter.acquire(); // the next token comes in 1000 s
+    start(limiter, q -> new Answer(200, null, ""));
+    reflectors.track(CONFIGMAPS);
+
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> server.seen().isEmpty());
   }
 
   @Test
   void theListIsReadInPagesThenWatchedFromItsVersion() throws Exception {
-    start(q -> q.contains("watch=true") ? new Answer(500, null, "{}")
+    startPaged(q -> q.contains("watch=true") ? new Answer(500, null, "{}")
         : new Answer(200, null, q.contains("continue=page-2") ? page(9, null, item("c", 5))
             : page(9, "page-2", item("a", 5), item("b", 5))));
     reflectors.track(CONFIGMAPS).get(10, TimeUnit.SECONDS);
@@ -109,7 +216,7 @@ class ReflectorsTest {
   @Test
   void aWatchThatEndsIsResumedFromTheLastEventOrBookmarkNotRelisted() {
     AtomicInteger watches = new AtomicInteger();
-    start(q -> {
+    startPaged(q -> {
       if (!q.contains("watch=true")) {
         return new Answer(200, null, page(10, null, item("a", 5)));
       }
@@ -132,7 +239,7 @@ class ReflectorsTest {
   void aWatchWhoseVersionIsGoneListsAgain() {
     AtomicInteger lists = new AtomicInteger();
     AtomicInteger watches = new AtomicInteger();
-    start(q -> {
+    startPaged(q -> {
       if (!q.contains("watch=true")) {
         return new Answer(200, null, lists.incrementAndGet() == 1 ? page(10, null, item("a", 5), item("b", 6))
             : page(30, null, item("a", 5)));
@@ -154,7 +261,7 @@ class ReflectorsTest {
   @Test
   void aRefusedKindIsReportedAndWorksOnceGranted() throws Exception {
     AtomicInteger lists = new AtomicInteger();
-    start(q -> {
+    startPaged(q -> {
       if (q.contains("watch=true")) {
         return new Answer(200, null, "");
       }

@@ -8,15 +8,13 @@ import dev.syncgc.kube.reflector.MetadataDecoder.Deleted;
 import dev.syncgc.kube.reflector.MetadataDecoder.Event;
 import dev.syncgc.kube.reflector.MetadataDecoder.Failed;
 import dev.syncgc.kube.reflector.MetadataDecoder.Upserted;
+import dev.syncgc.kube.reflector.WatchStream.Cut;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,19 +24,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lists and watches one kind (in one namespace, or all) as metadata, as client-go's reflector does: a
- * paged LIST, then a watch from the list's resourceVersion, resumed from the last version seen (an
- * event's or a bookmark's) whenever it ends, and a new LIST when the API server says that version is
- * gone (410). Every failure is retried after a growing pause; nothing here ever gives up.
+ * watch list ({@link InitialEvents}) whose stream goes on as the watch, or, once the API server has
+ * rejected one or broken it off before its end, a paged LIST and then a watch from its resourceVersion.
+ * A watch is resumed from the last version seen (an event's or a bookmark's) whenever it ends, and the
+ * kind is listed again when the API server says that version is gone (410). Every failure is retried
+ * after a growing pause; nothing here ever gives up.
  *
- * <p>The watch holds no thread: its bytes are framed and decoded on the HTTP client's threads, and
- * the next bytes are asked for only once an event is handed to the {@link Listener}.
+ * <p>The watch holds no thread: its bytes are framed and decoded on the HTTP client's threads
+ * ({@link WatchStream}).
  */
 final class Reflector {
   private static final Logger log = LoggerFactory.getLogger(Reflector.class);
   /** A watch that ends sooner than this without an event counts as a failure, so that it is not a busy loop. */
   private static final Duration SHORTEST_WATCH = Duration.ofSeconds(1);
-  private static final Duration FIRST_PAUSE = Duration.ofMillis(500);
-  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
 
   /** What the reflector reports, in the order the API server sent it. */
   interface Listener {
@@ -46,7 +44,7 @@ final class Reflector {
 
     void deleted(ObjectMetadata object);
 
-    /** A LIST read at {@code at} held exactly {@code held} (uids); it has been delivered in full. */
+    /** A list (paged, or a watch list's initial events) read at {@code at} held exactly {@code held} (uids), all delivered. */
     void listed(long at, Set<String> held);
 
     /** The API server refuses to list or watch the kind (403). */
@@ -61,9 +59,12 @@ final class Reflector {
   private final ScheduledExecutorService timer;
   private volatile boolean stopped;
   private volatile boolean watching;
+  /** The API server rejected a watch list, or broke one off: lists are paged from then on. */
+  private volatile boolean paged;
+  /** The resourceVersion a resumed watch starts from: the last event's or bookmark's, or the list's. */
   private volatile long version;
   private volatile AsyncBody body;
-  private int failures;
+  private final Backoff backoff = new Backoff();
 
   /** @param lists where LISTs run (they block on the client-side rate limit and the answer) */
   Reflector(TrackedKind kind, String namespace, KubeApi api, Listener listener, Executor lists,
@@ -92,17 +93,12 @@ final class Reflector {
     return watching;
   }
 
-  String namespace() {
-    return namespace;
-  }
-
-  /** The resourceVersion a resumed watch starts from: the last event's or bookmark's, or the list's. */
-  long version() {
-    return version;
-  }
-
   private void list() {
     if (stopped) {
+      return;
+    }
+    if (!paged) {
+      watch(new InitialEvents());
       return;
     }
     Set<String> held = new HashSet<>();
@@ -128,76 +124,73 @@ final class Reflector {
     }
     version = at;
     listener.listed(at, held);
-    failures = 0;
+    backoff.reset();
     watch();
   }
 
   private void watch() {
+    watch(null);
+  }
+
+  /** @param initial a watch list's start, or null for a watch from {@link #version} */
+  private void watch(InitialEvents initial) {
     if (stopped) {
       return;
     }
     long from = version;
     // client-go's spread: watches of many kinds do not all end, and come back, at once
     long seconds = ThreadLocalRandom.current().nextLong(300, 600);
-    String query = "?watch=true&allowWatchBookmarks=true&resourceVersion=" + from + "&timeoutSeconds=" + seconds;
+    String query = initial != null ? InitialEvents.query(seconds)
+        : "?watch=true&allowWatchBookmarks=true&resourceVersion=" + from + "&timeoutSeconds=" + seconds;
     long openedAt = System.nanoTime();
-    boolean[] expired = new boolean[1];
-    EventFramer framer = new EventFramer((buffer, offset, length) -> {
-      if (!stopped && !expired[0]) {
-        expired[0] = handle(MetadataDecoder.event(kind, buffer, offset, length));
-      }
-    });
-    AsyncBody.Consumer<List<ByteBuffer>> consumer = (buffers, b) -> {
-      for (ByteBuffer buffer : buffers) {
-        framer.feed(buffer);
-      }
-      if (expired[0] || stopped) {
-        b.cancel();
-      } else {
-        b.consume();
-      }
-    };
-    api.watchMetadata(kind, namespace, query, Duration.ofSeconds(seconds + 30), consumer)
-        .whenComplete((response, failure) -> opened(response, failure, from, openedAt, expired));
+    WatchStream stream = new WatchStream(kind, event -> handle(event, initial), () -> stopped);
+    api.watchMetadata(kind, namespace, query, initial != null, Duration.ofSeconds(seconds + 30), stream)
+        .whenComplete((response, failure) -> opened(response, failure, from, openedAt, stream, initial));
   }
 
   private void opened(HttpResponse<AsyncBody> response, Throwable failure, long from, long openedAt,
-      boolean[] expired) {
+      WatchStream stream, InitialEvents initial) {
+    Runnable again = initial == null ? this::watch : this::list;
     if (failure != null || stopped) {
       if (!stopped) {
         log.warn("watch failed kind={} namespace={} error={}", kind, namespace, String.valueOf(failure));
-        later(this::watch);
+        later(again);
       }
       return;
     }
-    if (response.code() != 200) {
+    int code = response.code();
+    if (code != 200) {
       response.body().cancel();
-      if (response.code() == 410) {
+      if (initial != null && code >= 400 && code < 500 && code != 410 && code != 429) {
+        pageFromNowOn("answered " + code); // its parameters: 400 or 422 where WatchList is off; 403 listed to tell
+      } else if (code == 410) {
         log.info("watch from resourceVersion={} is gone (410) kind={} namespace={}; listing again", from, kind,
             namespace);
         lists.execute(this::list);
-      } else if (response.code() == 403) {
+      } else if (code == 403) {
         listener.refused(new KubernetesClientException("watch forbidden", 403, null));
         later(this::list);
       } else {
-        log.warn("watch answered {} kind={} namespace={}", response.code(), kind, namespace);
-        later(this::watch);
+        log.warn("watch answered {} kind={} namespace={}", code, kind, namespace);
+        later(again);
       }
       return;
     }
     body = response.body();
     watching = true;
-    failures = 0;
+    backoff.reset();
     response.body().consume();
     response.body().done().whenComplete((v, t) -> {
       watching = false;
       if (stopped) {
         return;
       }
-      if (expired[0]) {
+      if (stream.cut() == Cut.GONE) {
         log.info("watch from resourceVersion={} expired (410) kind={} namespace={}; listing again", from,
             kind, namespace);
         lists.execute(this::list);
+      } else if (stream.cut() == Cut.REJECTED || initial != null && !initial.ended()) {
+        pageFromNowOn(stream.cut() == Cut.REJECTED ? "sent an error" : "ended before its initial events did");
       } else if (t != null || (version == from && System.nanoTime() - openedAt < SHORTEST_WATCH.toNanos())) {
         log.warn("watch ended kind={} namespace={} error={}", kind, namespace, String.valueOf(t));
         later(this::watch); // resumes from the last version seen
@@ -207,8 +200,25 @@ final class Reflector {
     });
   }
 
-  /** Hands an event over; true when its version is gone and the kind must be listed again. */
-  private boolean handle(Event event) {
+  /** The API server rejected a watch list or broke it off: no list so far; a paged LIST, now and from then on. */
+  private void pageFromNowOn(String why) {
+    if (!paged) {
+      paged = true;
+      log.info("watch list {} kind={} namespace={}; listing in pages from now on", why, kind, namespace);
+    }
+    lists.execute(this::list);
+  }
+
+  /** Hands an event over; says whether the watch must end here: its version gone, or a watch list broken. */
+  private Cut handle(Event event, InitialEvents initial) {
+    boolean listing = initial != null && !initial.ended();
+    if (event instanceof Failed f) {
+      if (f.code() == 410) {
+        return Cut.GONE;
+      }
+      log.warn("watch error kind={} namespace={} code={} message=\"{}\"", kind, namespace, f.code(), f.message());
+      return listing ? Cut.REJECTED : Cut.NONE;
+    }
     if (event instanceof Upserted u) {
       listener.upserted(u.object());
       version = Math.max(version, u.object().resourceVersion());
@@ -217,22 +227,19 @@ final class Reflector {
       version = Math.max(version, d.object().resourceVersion());
     } else if (event instanceof Bookmark b) {
       version = Math.max(version, b.resourceVersion());
-    } else if (event instanceof Failed f) {
-      if (f.code() == 410) {
-        return true;
-      }
-      log.warn("watch error kind={} namespace={} code={} message=\"{}\"", kind, namespace, f.code(), f.message());
     }
-    return false;
+    if (listing && initial.take(event)) {
+      version = initial.at();
+      listener.listed(initial.at(), initial.held());
+      backoff.reset();
+    }
+    return Cut.NONE;
   }
 
-  /** Runs {@code step} after a pause that doubles with each failure in a row (with jitter), up to 30 s. */
+  /** Runs {@code step} after the {@link Backoff}'s pause. */
   private void later(Runnable step) {
-    if (stopped) {
-      return;
+    if (!stopped) {
+      timer.schedule(() -> lists.execute(step), backoff.nextMillis(), TimeUnit.MILLISECONDS);
     }
-    long pause = Math.min(LONGEST_PAUSE.toMillis(), FIRST_PAUSE.toMillis() << Math.min(failures++, 10));
-    pause = pause / 2 + ThreadLocalRandom.current().nextLong(pause / 2 + 1);
-    timer.schedule(() -> lists.execute(step), pause, TimeUnit.MILLISECONDS);
   }
 }
