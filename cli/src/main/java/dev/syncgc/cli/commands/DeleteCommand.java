@@ -175,9 +175,7 @@ public final class DeleteCommand implements Callable<Integer> {
     }
     String blockers = s.target.beingDeleted()
         ? OwnerEvents.read(cluster, namespace, uid).latest(EventReason.WaitingForDependents).orElse(null) : null;
-    if (!s.notChecked.isEmpty()) {
-      Notes.notChecked(s);
-    }
+    Notes.notChecked(s);
     return new Progress.Sample(Instant.now(), left, atStart, blockers);
   }
 

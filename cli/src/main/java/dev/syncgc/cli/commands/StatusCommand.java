@@ -66,7 +66,7 @@ public final class StatusCommand extends ClusterCommand {
       m.put("operator", operator.model);
       m.put("graphObjects", graph);
       m.put("deletions", rows);
-      m.put("notChecked", s.notChecked);
+      m.put("notChecked", Notes.notCheckedModel(s));
       out.data(m);
     }
   }

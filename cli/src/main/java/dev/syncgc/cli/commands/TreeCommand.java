@@ -35,7 +35,7 @@ public final class TreeCommand extends ClusterCommand {
       Notes.notChecked(s);
     } else {
       Map<String, Object> model = new LinkedHashMap<>(root.model(owners ? "owners" : "dependents"));
-      model.put("notChecked", s.notChecked);
+      model.put("notChecked", Notes.notCheckedModel(s));
       out.data(model);
     }
   }

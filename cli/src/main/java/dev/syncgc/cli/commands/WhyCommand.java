@@ -47,7 +47,7 @@ public final class WhyCommand extends ClusterCommand {
       if (operator != null) {
         m.put("operator", operator.model);
       }
-      m.put("notChecked", s.notChecked);
+      m.put("notChecked", Notes.notCheckedModel(s));
       out.data(m);
     }
   }
