@@ -76,7 +76,7 @@ public final class Kinds implements KindInfo {
     return served.stream().filter(Served::tracked).map(Served::kind).toList();
   }
 
-  /** Every kind served with list, by plural (for completion). */
+  /** Every kind served with list, tracked or not (completion offers them all, as kubectl does). */
   public List<Served> served() {
     return List.copyOf(served);
   }

@@ -91,10 +91,13 @@ public final class Snapshot {
     return s;
   }
 
-  /** Every object of every listable kind in every namespace (for {@code status}). */
-  public static Snapshot everything(Cluster cluster) {
+  /**
+   * Every object of every tracked kind in {@code namespace} (null: in every namespace) and every
+   * cluster-scoped one (for {@code status}).
+   */
+  public static Snapshot everything(Cluster cluster, String namespace) {
     Snapshot s = new Snapshot(new Kinds(cluster), null, policies(cluster));
-    s.read(cluster, null);
+    s.read(cluster, namespace);
     return s;
   }
 

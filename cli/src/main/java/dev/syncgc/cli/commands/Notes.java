@@ -1,6 +1,7 @@
 package dev.syncgc.cli.commands;
 
 import dev.syncgc.cli.cluster.Snapshot;
+import dev.syncgc.cli.render.Output;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import java.util.ArrayList;
@@ -14,9 +15,9 @@ final class Notes {
   private Notes() {}
 
   /** On stderr, one line: kinds that could not be listed, so that nothing missing is silent. */
-  static void notChecked(Snapshot s) {
+  static void notChecked(Output out, Snapshot s) {
     if (!s.unlisted.isEmpty()) {
-      System.err.println(notCheckedLine(s.unlisted));
+      out.warn(notCheckedLine(s.unlisted));
     }
   }
 

@@ -33,7 +33,7 @@ public final class PreviewCommand extends ClusterCommand {
         : s.policyOf(s.target).map(n -> "GarbageCollectionPolicy " + n).orElse("its recorded setting");
     if (out.text()) {
       text(out, p, by);
-      Notes.notChecked(s);
+      Notes.notChecked(out, s);
     } else {
       out.data(model(p, by, Notes.notCheckedModel(s)));
     }
@@ -43,7 +43,7 @@ public final class PreviewCommand extends ClusterCommand {
     String name = Notes.name(p.target.ref());
     if (p.propagation.isEmpty()) {
       out.line(name + " is not opted in to syncgc: deleting it, the built-in garbage collector would delete its"
-          + " dependents in the background, in no order (see kubectl syncgc why " + target + ").");
+          + " dependents in the background, in no order (see kubectl syncgc why " + String.join(" ", target) + ").");
       return;
     }
     if (!p.target.hasFinalizer(Names.FINALIZER)) {
