@@ -29,7 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -111,18 +110,35 @@ class KubectlSyncgcOptionsIT {
     await("held marked deleted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
         .until(() -> Widgets.widget(client, ns.name(), "held").get().getMetadata().getDeletionTimestamp() != null);
 
-    CompletableFuture<ProcessRunner.Result> watching = CompletableFuture.supplyAsync(() ->
-        KubectlSyncgc.run("why", "widget", "root", "-n", ns.name(), "--watch", "--interval", "500ms"));
-    Thread.sleep(4_000); // a few looks while it waits
-    assertFalse(watching.isDone(), "the watch goes on while root is there");
-    MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
-    ProcessRunner.Result watched = watching.get(60, TimeUnit.SECONDS);
+    // the plugin as KubectlSyncgc runs it, its output read while it runs: the hold goes only once a look saw it
+    Path out = TestCluster.targetDir().resolve("why-watch-" + ns.name() + ".out");
+    ProcessBuilder builder = new ProcessBuilder(TestCluster.get().kubectl(), "syncgc", "why", "widget", "root", "-n",
+        ns.name(), "--watch", "--interval", "500ms").redirectOutput(out.toFile()).redirectErrorStream(true)
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
+    builder.environment().put("PATH", TestCluster.repoRoot().resolve("cli").resolve("bin") + File.pathSeparator
+        + System.getenv("PATH"));
+    Process watching = builder.start();
+    try {
+      await("a look that sees root wait for held").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+          .until(() -> Files.readString(out).contains("Waiting for 1 dependent"));
+      Thread.sleep(1_500); // a few more looks: the watch goes on while root is there
+      assertTrue(watching.isAlive(), "the watch goes on while root is there: " + Files.readString(out));
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
+      assertTrue(watching.waitFor(60, TimeUnit.SECONDS), "the watch ends once root is gone: " + Files.readString(out));
+    } finally {
+      watching.destroyForcibly();
+      GenericKubernetesResource held = Widgets.widget(client, ns.name(), "held").get();
+      if (held != null && held.getMetadata().getFinalizers().contains(HOLD)) { // the namespace must be able to go
+        MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
+      }
+    }
+    String watched = Files.readString(out);
 
-    assertEquals(0, watched.exitCode(), watched.describe());
-    assertTrue(watched.stdout().contains("is marked as deleted"), watched.describe());
-    assertTrue(watched.stdout().contains("Waiting for 1 dependent"), watched.describe());
-    assertTrue(watched.stdout().endsWith("widget root is gone\n"), watched.describe());
-    assertFalse(watched.stdout().contains("\u001b["), "no screen control when piped: " + watched.describe());
+    assertEquals(0, watching.exitValue(), watched);
+    assertTrue(watched.contains("is marked as deleted"), watched);
+    assertTrue(watched.endsWith("widget root is gone\n"), watched);
+    assertFalse(watched.contains("\u001b["), "no screen control when piped: " + watched);
   }
 
   @Test
