@@ -79,7 +79,7 @@ plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/k
 
 install-plugin: plugin ## install kubectl-syncgc and its jar into PREFIX (default ~/.local/bin): kubectl syncgc ...
 	install -d $(PREFIX)
-	install -m 0755 cli/bin/kubectl-syncgc $(PREFIX)/kubectl-syncgc
+	install -m 0755 cli/bin/kubectl-syncgc cli/bin/kubectl_complete-syncgc $(PREFIX)/
 	install -m 0644 cli/target/syncgc-cli.jar $(PREFIX)/syncgc-cli.jar
 	@echo "installed: kubectl syncgc --help (make sure $(PREFIX) is on PATH)"
 
@@ -151,10 +151,10 @@ dist: ## release artifacts in dist/ (VERSION, default the chart's appVersion): c
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(MVN) -q -pl operator,cli -am package -DskipTests org.cyclonedx:cyclonedx-maven-plugin:makeBom
 	$(HELM) package helm/syncgc --version $(VERSION) --app-version $(VERSION) -d $(DIST)
-	stage=$$(mktemp -d) && install -m 0755 cli/bin/kubectl-syncgc $$stage/ && \
+	stage=$$(mktemp -d) && install -m 0755 cli/bin/kubectl-syncgc cli/bin/kubectl_complete-syncgc $$stage/ && \
 	  install -m 0644 cli/target/syncgc-cli.jar LICENSE $$stage/ && \
 	  tar -C $$stage --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - \
-	    kubectl-syncgc syncgc-cli.jar LICENSE | gzip -n > $(KREW_ARCHIVE) && rm -rf $$stage
+	    kubectl-syncgc kubectl_complete-syncgc syncgc-cli.jar LICENSE | gzip -n > $(KREW_ARCHIVE) && rm -rf $$stage
 	cli/krew/manifest.sh $(VERSION) $(KREW_ARCHIVE) > $(DIST)/syncgc.yaml
 	cp operator/target/bom.json $(DIST)/syncgc-operator-$(VERSION).cdx.json
 	cp cli/target/bom.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json

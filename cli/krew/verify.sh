@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks a krew manifest against its archive, as krew would before installing it: the sha256 in the
 # manifest is the archive's, the uri names this archive, the version is the archive's, and every
-# file the manifest installs (and LICENSE) is in the archive, its `bin` executable.
+# file the manifest installs (and LICENSE) is in the archive, its `bin` and completion executable
+# (kubectl_complete-*) executable.
 #
 #   cli/krew/verify.sh dist/syncgc.yaml dist/kubectl-syncgc-vX.Y.Z.tar.gz
 #
@@ -29,6 +30,10 @@ for f in $(sed -n 's|^ *- from: *||p' "$manifest") LICENSE; do
   grep -qx "$f" <<<"$names" || errors+=("$f is not in the archive")
 done
 grep -E "^-..x.* $bin$" <<<"$listing" >/dev/null || errors+=("bin $bin is not an executable file of the archive")
+# kubectl runs the completion executable itself (kubectl_complete-<plugin> on PATH)
+for f in $(sed -n 's|^ *- from: *\(kubectl_complete-.*\)$|\1|p' "$manifest"); do
+  grep -E "^-..x.* $f$" <<<"$listing" >/dev/null || errors+=("$f is not an executable file of the archive")
+done
 grep -q "Apache License" <(tar -xzOf "$archive" LICENSE 2>/dev/null) || errors+=("LICENSE in the archive is not the Apache License")
 
 if ((${#errors[@]})); then

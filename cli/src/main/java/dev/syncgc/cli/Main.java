@@ -1,11 +1,14 @@
 package dev.syncgc.cli;
 
+import dev.syncgc.cli.commands.Complete;
+import dev.syncgc.cli.commands.CompletionCommand;
 import dev.syncgc.cli.commands.DeleteCommand;
 import dev.syncgc.cli.commands.PreviewCommand;
 import dev.syncgc.cli.commands.ReleaseCommand;
 import dev.syncgc.cli.commands.StatusCommand;
 import dev.syncgc.cli.commands.TreeCommand;
 import dev.syncgc.cli.commands.WhyCommand;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,7 +18,7 @@ import picocli.CommandLine.Command;
         + " with it, and the operator's state.",
     footer = {"", ExitCodes.HELP},
     subcommands = {TreeCommand.class, WhyCommand.class, PreviewCommand.class, StatusCommand.class,
-        DeleteCommand.class, ReleaseCommand.class})
+        DeleteCommand.class, ReleaseCommand.class, CompletionCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
@@ -25,6 +28,9 @@ public final class Main implements Runnable {
   /** Runs the command line; returns the exit code (see {@link ExitCodes}). */
   public static int run(String... args) {
     CommandLine line = new CommandLine(new Main());
+    if (args.length > 0 && args[0].equals(Complete.NAME)) { // kubectl_complete-syncgc: the words as typed, flags too
+      return Complete.run(line.getCommandSpec(), List.of(args).subList(1, args.length));
+    }
     line.setExitCodeExceptionMapper(e -> e instanceof CliException c ? c.exitCode() : ExitCodes.ERROR);
     line.setParameterExceptionHandler((e, a) -> {
       e.getCommandLine().getErr().println("error: " + e.getMessage());

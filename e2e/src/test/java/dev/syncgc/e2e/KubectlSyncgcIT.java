@@ -95,7 +95,7 @@ class KubectlSyncgcIT {
       ProcessRunner.Result whyHeld = KubectlSyncgc.run("why", "widget/held", "-n", ns.name()).assertOk();
       assertTrue(whyHeld.stdout().contains(HOLD + ": another controller (example.com)"), whyHeld.stdout());
 
-      JsonNode status = JSON.readTree(KubectlSyncgc.run("status", "-o", "json").assertOk().stdout());
+      JsonNode status = JSON.readTree(KubectlSyncgc.run("status", "-n", ns.name(), "-o", "json").assertOk().stdout());
       List<JsonNode> ours = new ArrayList<>();
       status.path("deletions").forEach(d -> {
         if (d.path("uid").asText().equals(root.getMetadata().getUid())) {

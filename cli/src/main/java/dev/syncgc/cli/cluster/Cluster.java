@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -24,34 +24,60 @@ public final class Cluster implements AutoCloseable {
   }
 
   public static Cluster connect(ClusterOptions options) {
-    Config config;
-    try {
-      String file = options.kubeconfig != null ? options.kubeconfig : System.getenv("KUBECONFIG");
-      if (file != null && !file.isBlank()) {
-        String first = file.split(java.io.File.pathSeparator)[0];
-        if (!Files.isReadable(Path.of(first))) {
-          throw new CliException(ExitCodes.NO_CLUSTER, "cannot read kubeconfig " + first
-              + " (set --kubeconfig or KUBECONFIG to a readable file)");
-        }
-        config = Config.fromKubeconfig(options.context, Files.readString(Path.of(first)), first);
-      } else {
-        config = Config.autoConfigure(options.context);
-      }
-    } catch (IOException e) {
-      throw new CliException(ExitCodes.NO_CLUSTER, "cannot read the kubeconfig: " + e.getMessage());
-    } catch (KubernetesClientException | IllegalArgumentException e) {
-      throw new CliException(ExitCodes.NO_CLUSTER, "no usable kubeconfig"
-          + (options.context == null ? "" : " context " + options.context) + ": " + e.getMessage());
-    }
-    if (config.getMasterUrl() == null || config.getMasterUrl().isBlank()) {
-      throw new CliException(ExitCodes.NO_CLUSTER, "no cluster configured (set --kubeconfig, KUBECONFIG or --context)");
-    }
+    Config config = config(options);
     config.setRequestTimeout(30_000);
     config.setConnectionTimeout(10_000);
     config.setRequestRetryBackoffLimit(1);
     String namespace = options.namespace != null ? options.namespace
         : config.getNamespace() != null ? config.getNamespace() : "default";
     return new Cluster(new KubernetesClientBuilder().withConfig(config).build(), namespace);
+  }
+
+  /**
+   * The configuration kubectl would use, read by Fabric8: {@code --kubeconfig}'s file, else the files
+   * of {@code KUBECONFIG} merged (the first to set an entry wins), else {@code ~/.kube/config}; then
+   * {@code --context} and {@code --as}/{@code --as-group}. Checked here, not in Fabric8: a
+   * {@code --context} that no file has (Fabric8 would fall back to the current context, another
+   * cluster perhaps) and a configuration with no server.
+   */
+  static Config config(ClusterOptions options) {
+    if (!options.asGroups.isEmpty() && options.as == null) {
+      throw new CliException(ExitCodes.USAGE, "--as-group needs --as (kubectl impersonates groups only with a user)");
+    }
+    Config config;
+    try {
+      if (options.kubeconfig != null) {
+        if (!Files.isReadable(Path.of(options.kubeconfig))) {
+          throw new CliException(ExitCodes.NO_CLUSTER, "cannot read kubeconfig " + options.kubeconfig
+              + " (set --kubeconfig or KUBECONFIG to a readable file)");
+        }
+        config = Config.fromKubeconfig(options.context, new File(options.kubeconfig));
+      } else {
+        config = Config.autoConfigure(options.context);
+      }
+    } catch (KubernetesClientException | IllegalArgumentException e) {
+      throw new CliException(ExitCodes.NO_CLUSTER, "cannot read the kubeconfig (" + files(options) + "): "
+          + e.getMessage());
+    }
+    if (options.context != null && (config.getCurrentContext() == null
+        || !options.context.equals(config.getCurrentContext().getName()))) {
+      throw new CliException(ExitCodes.NO_CLUSTER, "context \"" + options.context + "\" not found in " + files(options)
+          + " (kubectl config get-contexts lists them)");
+    }
+    if (config.getMasterUrl() == null || config.getMasterUrl().isBlank()) {
+      throw new CliException(ExitCodes.NO_CLUSTER, "no cluster configured in " + files(options)
+          + " (set --kubeconfig, KUBECONFIG or --context)");
+    }
+    if (options.as != null) {
+      config.setImpersonateUsername(options.as);
+      config.setImpersonateGroups(options.asGroups.toArray(String[]::new));
+    }
+    return config;
+  }
+
+  /** The kubeconfig files read, for messages. */
+  private static String files(ClusterOptions options) {
+    return options.kubeconfig != null ? options.kubeconfig : String.join(File.pathSeparator, Config.getKubeconfigFilenames());
   }
 
   /** Runs a call; a refusal, an absence or an unreachable server becomes a {@link CliException}. */

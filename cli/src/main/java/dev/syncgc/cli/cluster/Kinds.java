@@ -5,54 +5,100 @@ import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
+import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
-/** Every kind the API server serves and lets be listed (discovery), and the lookups on them. */
+/**
+ * Every kind the API server serves and lets be listed (discovery), and the lookups on them. A
+ * snapshot lists the kinds the operator tracks: those with list, watch and delete, Events aside.
+ */
 public final class Kinds implements KindInfo {
-  /** A served kind with its short names. */
-  public record Served(TrackedKind kind, List<String> shortNames) {}
+  /** A served kind with its short names; {@code tracked}: the operator tracks it. */
+  public record Served(TrackedKind kind, List<String> shortNames, boolean tracked) {}
+
+  /** What the operator's discovery asks of a kind it tracks (its Discovery: list, watch and delete). */
+  private static final List<String> TRACKED_VERBS = List.of("list", "watch", "delete");
+  /** Never tracked: nothing owns an Event in a way that matters, and they are many. */
+  private static final Set<String> EVENTS = Set.of("/Event", "events.k8s.io/Event");
 
   private final List<Served> served = new ArrayList<>();
 
+  /** Reads discovery, the group-versions a few at a time. */
   public Kinds(Cluster cluster) {
     List<String> groupVersions = new ArrayList<>(List.of("v1"));
     for (APIGroup g : cluster.call("discovery", () -> cluster.client.getApiGroups()).getGroups()) {
       groupVersions.add(g.getPreferredVersion().getGroupVersion());
     }
-    for (String gv : groupVersions) {
-      APIResourceList list;
-      try {
-        list = cluster.client.getApiResources(gv);
-      } catch (RuntimeException e) {
-        continue; // an aggregated API that is down: its kinds cannot be listed, others can
-      }
-      if (list == null) {
-        continue;
-      }
-      String group = gv.contains("/") ? gv.substring(0, gv.indexOf('/')) : "";
-      String version = gv.contains("/") ? gv.substring(gv.indexOf('/') + 1) : gv;
-      for (APIResource r : list.getResources()) {
-        if (!r.getName().contains("/") && r.getVerbs() != null && r.getVerbs().contains("list")) {
-          served.add(new Served(new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced())),
-              r.getShortNames() == null ? List.of() : r.getShortNames()));
-        }
+    for (List<Served> some : Parallel.map(groupVersions, gv -> read(cluster, gv))) {
+      served.addAll(some);
+    }
+  }
+
+  private static List<Served> read(Cluster cluster, String gv) {
+    APIResourceList list;
+    try {
+      list = cluster.client.getApiResources(gv);
+    } catch (RuntimeException e) {
+      return List.of(); // an aggregated API that is down: its kinds cannot be listed, others can
+    }
+    if (list == null) {
+      return List.of();
+    }
+    String group = gv.contains("/") ? gv.substring(0, gv.indexOf('/')) : "";
+    String version = gv.contains("/") ? gv.substring(gv.indexOf('/') + 1) : gv;
+    List<Served> out = new ArrayList<>();
+    for (APIResource r : list.getResources()) {
+      if (!r.getName().contains("/") && r.getVerbs() != null && r.getVerbs().contains("list")) {
+        TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
+        out.add(new Served(k, r.getShortNames() == null ? List.of() : r.getShortNames(),
+            r.getVerbs().containsAll(TRACKED_VERBS) && !EVENTS.contains(k.groupKind())));
       }
     }
+    return out;
   }
 
   Kinds(List<Served> served) {
     this.served.addAll(served);
   }
 
-  public List<TrackedKind> all() {
-    return served.stream().map(Served::kind).toList();
+  /** The kinds the operator tracks, so the kinds a snapshot lists. */
+  public List<TrackedKind> tracked() {
+    return served.stream().filter(Served::tracked).map(Served::kind).toList();
+  }
+
+  /** Every kind served with list, tracked or not (completion offers them all, as kubectl does). */
+  public List<Served> served() {
+    return List.copyOf(served);
+  }
+
+  /**
+   * These kinds, less those that could not be listed: an owner of a kind not listed is not known to
+   * be gone, so it counts as keeping (as an owner of a kind not served does), never as absent.
+   */
+  public KindInfo except(Collection<TrackedKind> unlisted) {
+    Set<String> gone = new HashSet<>();
+    unlisted.forEach(k -> gone.add(k.groupKind()));
+    return new KindInfo() {
+      @Override
+      public Scope scope(OwnerLink link) {
+        return Kinds.this.scope(link);
+      }
+
+      @Override
+      public boolean tracked(OwnerLink link) {
+        return Kinds.this.tracked(link) && !gone.contains(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
+      }
+    };
   }
 
   /**
@@ -91,8 +137,11 @@ public final class Kinds implements KindInfo {
         .orElse(Scope.UNKNOWN);
   }
 
+  /** Only a kind a snapshot lists can tell an owner gone; an owner of another kind is presumed to be there. */
   @Override
   public boolean tracked(OwnerLink link) {
-    return find(link.apiVersion(), link.kind()).isPresent();
+    String group = Discovery.groupOf(link.apiVersion());
+    return served.stream().anyMatch(s -> s.tracked() && s.kind().group().equals(group)
+        && s.kind().kind().equals(link.kind()));
   }
 }

@@ -3,17 +3,22 @@ package dev.syncgc.cli.cluster;
 import dev.syncgc.cli.CliException;
 import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.MetadataReader;
+import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.GarbageCollectionPolicy;
 import dev.syncgc.policy.PolicyStore;
 import dev.syncgc.policy.PolicyTranslator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,18 +27,30 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The objects around one target, read once: every listable kind in the target's namespace plus the
+ * The objects around one target, read once: every kind the operator tracks in the target's namespace plus the
  * cluster-scoped ones (a cluster-scoped target: every namespace), as metadata the core understands,
  * with the policies in force. Kinds that could not be listed are named, never silently skipped.
  */
 public final class Snapshot {
+  private static final MetadataReader READER = new MetadataReader();
+
+  /** A kind that could not be listed, and the API server's answer (403: forbidden; -1: no answer). */
+  public record Unlisted(TrackedKind kind, int code) {
+    /** {@code plural.group (why)}, for scripts. */
+    @Override
+    public String toString() {
+      return kind.plural() + (kind.group().isEmpty() ? "" : "." + kind.group()) + " ("
+          + (code == 403 ? "forbidden" : code < 0 ? "no answer" : "list failed: " + code) + ")";
+    }
+  }
+
   public final Kinds kinds;
   /** The object asked about; null for a snapshot of everything. */
   public final ObjectMetadata target;
   public final Map<String, ObjectMetadata> objects = new LinkedHashMap<>();
   public final Map<String, Instant> created = new HashMap<>();
-  /** Kinds that could not be listed, with why: dependents of those kinds are not shown. */
-  public final List<String> notChecked = new ArrayList<>();
+  /** Kinds that could not be listed, with why: objects of those kinds are not shown, owners of them count as there. */
+  public final List<Unlisted> unlisted = new ArrayList<>();
   private final PolicyStore policies;
 
   private Snapshot(Kinds kinds, ObjectMetadata target, PolicyStore policies) {
@@ -68,17 +85,19 @@ public final class Snapshot {
    * discovered before: what {@code delete} takes once a second while it watches.
    */
   public static Snapshot around(Cluster cluster, Kinds kinds, TrackedKind kind, GenericKubernetesResource found) {
-    MetadataReader reader = new MetadataReader();
-    Snapshot s = new Snapshot(kinds, reader.read(kind, found), policies(cluster));
+    Snapshot s = new Snapshot(kinds, READER.read(kind, found), policies(cluster));
     s.read(cluster, kind.namespaced() ? cluster.namespace : null);
     s.objects.put(s.target.uid(), s.target);
     return s;
   }
 
-  /** Every object of every listable kind in every namespace (for {@code status}). */
-  public static Snapshot everything(Cluster cluster) {
+  /**
+   * Every object of every tracked kind in {@code namespace} (null: in every namespace) and every
+   * cluster-scoped one (for {@code status}).
+   */
+  public static Snapshot everything(Cluster cluster, String namespace) {
     Snapshot s = new Snapshot(new Kinds(cluster), null, policies(cluster));
-    s.read(cluster, null);
+    s.read(cluster, namespace);
     return s;
   }
 
@@ -90,29 +109,43 @@ public final class Snapshot {
     return policies;
   }
 
-  /** Lists every kind: namespaced ones in {@code namespace} (null: all), cluster-scoped ones all. */
+  /**
+   * Lists every tracked kind, metadata only, a few kinds at a time: namespaced ones in
+   * {@code namespace} (null: all), cluster-scoped ones all.
+   */
   private void read(Cluster cluster, String namespace) {
-    MetadataReader reader = new MetadataReader();
-    for (TrackedKind k : kinds.all()) {
-      var all = cluster.client.genericKubernetesResources(k.context());
-      try {
-        List<GenericKubernetesResource> items = !k.namespaced() ? all.list().getItems()
-            : namespace != null ? all.inNamespace(namespace).list().getItems() : all.inAnyNamespace().list().getItems();
-        for (GenericKubernetesResource item : items) {
-          if (item.getMetadata() == null || item.getMetadata().getUid() == null) {
-            continue; // virtual objects some APIs list (ComponentStatus): nothing can own or be owned by them
-          }
-          ObjectMetadata m = reader.read(k, item);
-          objects.put(m.uid(), m);
-          String at = item.getMetadata().getCreationTimestamp();
-          if (at != null) {
-            created.put(m.uid(), Instant.parse(at));
-          }
-        }
-      } catch (KubernetesClientException e) {
-        notChecked.add(k.plural() + (k.group().isEmpty() ? "" : "." + k.group()) + " (" + (e.getCode() == 403
-            ? "forbidden" : "list failed: " + e.getCode()) + ")");
+    KubeApi api = new KubeApi(cluster.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()));
+    List<Listed> listed = Parallel.map(kinds.tracked(), k -> list(api, k, namespace));
+    for (Listed l : listed) {
+      if (l.code != 0) {
+        unlisted.add(new Unlisted(l.kind, l.code));
+        continue;
       }
+      for (GenericKubernetesResource item : l.items) {
+        ObjectMetadata m = READER.read(l.kind, item);
+        objects.put(m.uid(), m);
+        String at = item.getMetadata().getCreationTimestamp();
+        if (at != null) {
+          created.put(m.uid(), Instant.parse(at));
+        }
+      }
+    }
+  }
+
+  /** One kind's objects, or the code of the answer that refused them. */
+  private record Listed(TrackedKind kind, List<GenericKubernetesResource> items, int code) {}
+
+  private static Listed list(KubeApi api, TrackedKind k, String namespace) {
+    List<GenericKubernetesResource> items = new ArrayList<>();
+    try {
+      api.listAllMetadata(k, k.namespaced() ? namespace : null, item -> {
+        if (item.getMetadata() != null && item.getMetadata().getUid() != null) {
+          items.add(item); // not virtual objects some APIs list (ComponentStatus): nothing can own or be owned by them
+        }
+      });
+      return new Listed(k, items, 0);
+    } catch (KubernetesClientException e) {
+      return new Listed(k, List.of(), e.getCode() <= 0 ? -1 : e.getCode());
     }
   }
 
@@ -154,9 +187,14 @@ public final class Snapshot {
     return policies.deciding(object);
   }
 
+  /** The kinds as the core sees them here: one not listed keeps what it owns (see {@link Kinds#except}). */
+  public KindInfo kindInfo() {
+    return kinds.except(unlisted.stream().map(Unlisted::kind).toList());
+  }
+
   /** A fresh graph of every object read. */
   public DependencyGraph graph() {
-    DependencyGraph g = new DependencyGraph(kinds);
+    DependencyGraph g = new DependencyGraph(kindInfo());
     objects.values().forEach(g::upsert);
     return g;
   }

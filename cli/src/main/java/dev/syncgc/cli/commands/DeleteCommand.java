@@ -64,6 +64,9 @@ public final class DeleteCommand implements Callable<Integer> {
           + " DELETE is sent.")
   boolean wait;
 
+  /** The warning about kinds not listed last printed, so that it is printed again only when it changes. */
+  private String warned;
+
   @Override
   public Integer call() throws InterruptedException {
     String propagation = propagation(cascade);
@@ -160,7 +163,7 @@ public final class DeleteCommand implements Callable<Integer> {
   }
 
   /** One look: the owner's transitive dependents in a fresh snapshot, its annotation, its latest blockers. */
-  private static Progress.Sample look(Cluster cluster, Kinds kinds, TrackedKind kind, GenericKubernetesResource object,
+  private Progress.Sample look(Cluster cluster, Kinds kinds, TrackedKind kind, GenericKubernetesResource object,
       String namespace, String uid) {
     Snapshot s = Snapshot.around(cluster, kinds, kind, object);
     int left = s.graph().transitiveDependentCount(uid);
@@ -175,9 +178,11 @@ public final class DeleteCommand implements Callable<Integer> {
     }
     String blockers = s.target.beingDeleted()
         ? OwnerEvents.read(cluster, namespace, uid).latest(EventReason.WaitingForDependents).orElse(null) : null;
-    if (!s.notChecked.isEmpty()) {
-      Notes.notChecked(s);
+    String unlisted = s.unlisted.isEmpty() ? null : Notes.notCheckedLine(s.unlisted);
+    if (unlisted != null && !unlisted.equals(warned)) { // once a second would bury the progress
+      System.err.println(unlisted);
     }
+    warned = unlisted;
     return new Progress.Sample(Instant.now(), left, atStart, blockers);
   }
 

@@ -1,20 +1,47 @@
 package dev.syncgc.cli.commands;
 
 import dev.syncgc.cli.cluster.Snapshot;
+import dev.syncgc.cli.render.Output;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** Small pieces the commands share. */
 final class Notes {
   private Notes() {}
 
-  /** On stderr: kinds that could not be listed, so that nothing missing is silent. */
-  static void notChecked(Snapshot s) {
-    if (!s.notChecked.isEmpty()) {
-      System.err.println("warning: not checked (could not list): " + String.join(", ", s.notChecked));
+  /** On stderr, one line: kinds that could not be listed, so that nothing missing is silent. */
+  static void notChecked(Output out, Snapshot s) {
+    if (!s.unlisted.isEmpty()) {
+      out.warn(notCheckedLine(s.unlisted));
     }
+  }
+
+  /** For scripts: {@code plural.group (why)} of each kind not listed. */
+  static List<String> notCheckedModel(Snapshot s) {
+    return s.unlisted.stream().map(Snapshot.Unlisted::toString).toList();
+  }
+
+  /**
+   * The kinds not listed in one line however many (a namespace-scoped user may list no
+   * cluster-scoped kind at all), grouped by why and scope, with the fix.
+   */
+  static String notCheckedLine(List<Snapshot.Unlisted> unlisted) {
+    Map<String, List<String>> byWhy = new TreeMap<>();
+    for (Snapshot.Unlisted u : unlisted) {
+      String why = u.code() == 403 ? "forbidden" : u.code() < 0 ? "no answer" : "failed (" + u.code() + ")";
+      String name = u.kind().plural() + (u.kind().group().isEmpty() ? "" : "." + u.kind().group());
+      byWhy.computeIfAbsent(why + (u.kind().namespaced() ? "" : ", cluster-scoped"), k -> new ArrayList<>()).add(name);
+    }
+    List<String> parts = new ArrayList<>();
+    byWhy.forEach((why, names) -> parts.add(why + ": " + String.join(", ", names)));
+    return "warning: could not list " + unlisted.size() + (unlisted.size() == 1 ? " kind" : " kinds")
+        + ", so their objects are not shown and an owner among them counts as there (" + String.join("; ", parts)
+        + "); ask for list rights on them, or use another --context";
   }
 
   static Map<String, Object> ref(ObjectMetadata o) {

@@ -68,6 +68,7 @@ public final class Preview {
     }
     Map<String, ObjectMetadata> before = new LinkedHashMap<>();
     world.forEach(o -> before.put(o.uid(), o));
+    Set<String> below = below(kinds, world, target.uid());
     Set<String> dropped = new LinkedHashSet<>();
     DeletionRun run = new DeletionRun(new DeletionPlanner(Duration.ofHours(1), Duration.ZERO),
         new DependencyGraph(kinds), world, settingsOf, now, new DeletionRun.Listener() {
@@ -95,7 +96,7 @@ public final class Preview {
     for (int round = 0; round < 100 && run.objects().containsKey(target.uid()); round++) {
       boolean settled = run.run(10_000);
       Map<String, ObjectMetadata> seen = run.objects();
-      seen.values().stream().filter(ObjectMetadata::beingDeleted).forEach(o -> {
+      seen.values().stream().filter(o -> o.beingDeleted() && below.contains(o.uid())).forEach(o -> {
         List<String> others = new ArrayList<>(o.finalizers());
         others.remove(Names.FINALIZER);
         if (!others.isEmpty()) {
@@ -107,7 +108,8 @@ public final class Preview {
         break;
       }
     }
-    run.removed().forEach(uid -> p.deleted.add(before.get(uid)));
+    // objects elsewhere being deleted by their own controllers (a Namespace terminating) go in the run too: not ours
+    run.removed().stream().filter(below::contains).forEach(uid -> p.deleted.add(before.get(uid)));
     Map<String, ObjectMetadata> after = run.objects();
     p.keptByInvalidReferences(kinds, world, after);
     for (String uid : dropped) {
@@ -116,8 +118,25 @@ public final class Preview {
         p.kept.add(new Kept(before.get(uid), why(o, after, mode.get())));
       }
     }
-    after.values().stream().filter(ObjectMetadata::beingDeleted).forEach(p.unsettled::add);
+    after.values().stream().filter(o -> o.beingDeleted() && below.contains(o.uid())).forEach(p.unsettled::add);
     return p;
+  }
+
+  /** The target and everything below it through references the operator follows, as read. */
+  private static Set<String> below(KindInfo kinds, List<ObjectMetadata> world, String target) {
+    DependencyGraph view = new DependencyGraph(kinds);
+    world.forEach(view::upsert);
+    Set<String> below = new LinkedHashSet<>(List.of(target));
+    List<String> next = new ArrayList<>(below);
+    while (!next.isEmpty()) {
+      String uid = next.remove(next.size() - 1);
+      view.dependentsOf(uid).forEach(d -> {
+        if (below.add(d.uid())) {
+          next.add(d.uid());
+        }
+      });
+    }
+    return below;
   }
 
   /**

@@ -28,14 +28,14 @@ public final class PreviewCommand extends ClusterCommand {
   @Override
   void run(Cluster cluster, Output out) {
     Snapshot s = Snapshot.load(cluster, Target.of(target));
-    Preview p = Preview.of(s.kinds, List.copyOf(s.objects.values()), s.target, s::settingsOf, Instant.now());
+    Preview p = Preview.of(s.kindInfo(), List.copyOf(s.objects.values()), s.target, s::settingsOf, Instant.now());
     String by = s.target.annotation(Names.PROPAGATION) != null ? "annotation " + Names.PROPAGATION
         : s.policyOf(s.target).map(n -> "GarbageCollectionPolicy " + n).orElse("its recorded setting");
     if (out.text()) {
       text(out, p, by);
-      Notes.notChecked(s);
+      Notes.notChecked(out, s);
     } else {
-      out.data(model(p, by, s.notChecked));
+      out.data(model(p, by, Notes.notCheckedModel(s)));
     }
   }
 
@@ -43,7 +43,7 @@ public final class PreviewCommand extends ClusterCommand {
     String name = Notes.name(p.target.ref());
     if (p.propagation.isEmpty()) {
       out.line(name + " is not opted in to syncgc: deleting it, the built-in garbage collector would delete its"
-          + " dependents in the background, in no order (see kubectl syncgc why " + target + ").");
+          + " dependents in the background, in no order (see kubectl syncgc why " + String.join(" ", target) + ").");
       return;
     }
     if (!p.target.hasFinalizer(Names.FINALIZER)) {

@@ -16,24 +16,42 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "The operator's health and leader, its graph size, and every deletion in progress (oldest first)"
-        + " with the dependents it still waits for.")
+    description = "The operator's health and leader, its graph size, and every deletion in progress in the namespace"
+        + " (-A: everywhere), oldest first, with the dependents it still waits for.")
 public final class StatusCommand extends ClusterCommand {
   @Option(names = "--operator-namespace", description = "Where the operator's Pods run (default: found by label).")
   String operatorNamespace;
+
+  @Option(names = {"-A", "--all-namespaces"}, description = "Deletions in every namespace (and of cluster-scoped"
+      + " objects), not only in the namespace of -n or the context.")
+  boolean allNamespaces;
+
+  @Mixin Watch watch;
+
+  @Override
+  Watch watch() {
+    return watch;
+  }
+
+  @Override
+  String describe(Cluster cluster) {
+    return "status" + (allNamespaces ? " -A" : " -n " + cluster.namespace);
+  }
 
   @Override
   void run(Cluster cluster, Output out) {
     OperatorInfo operator = OperatorInfo.read(cluster, operatorNamespace);
     Double graph = operator.metric(cluster, "syncgc_graph_objects");
-    Snapshot s = Snapshot.everything(cluster);
+    Snapshot s = Snapshot.everything(cluster, allNamespaces ? null : cluster.namespace);
     DependencyGraph g = s.graph();
     Instant now = Instant.now();
     List<ObjectMetadata> deleting = s.objects.values().stream()
         .filter(o -> o.beingDeleted() && o.hasFinalizer(Names.FINALIZER))
+        .filter(o -> allNamespaces || cluster.namespace.equals(o.ref().namespace()))
         .sorted(Comparator.comparing(ObjectMetadata::deletionTimestamp)).toList();
     List<Map<String, Object>> rows = new ArrayList<>();
     for (ObjectMetadata o : deleting) {
@@ -52,7 +70,7 @@ public final class StatusCommand extends ClusterCommand {
       out.line("graph: " + (graph == null ? "unknown (the leader's /metrics cannot be read through the API server)"
           : Math.round(graph) + " objects (syncgc_graph_objects)"));
       List<Map<String, Object>> owners = rows.stream().filter(r -> r.get("cascadedFrom") == null).toList();
-      out.line("deletions in progress: " + owners.size() + " owner" + (owners.size() == 1 ? "" : "s")
+      out.line("deletions in progress" + (allNamespaces ? "" : " in namespace " + cluster.namespace) + ": " + owners.size() + " owner" + (owners.size() == 1 ? "" : "s")
           + " (and " + (rows.size() - owners.size()) + " dependents under them)" + (owners.isEmpty() ? "" : ", oldest first:"));
       for (Map<String, Object> r : owners) {
         out.line("  " + r.get("kind") + "/" + (r.containsKey("namespace") ? r.get("namespace") + "/" : "") + r.get("name")
@@ -60,13 +78,13 @@ public final class StatusCommand extends ClusterCommand {
             + (r.get("dependentsAtStart") == null ? "" : " of " + r.get("dependentsAtStart") + " at the start")
             + (r.get("deadline") == null ? "" : "  deadline " + r.get("deadline")));
       }
-      Notes.notChecked(s);
+      Notes.notChecked(out, s);
     } else {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("operator", operator.model);
       m.put("graphObjects", graph);
       m.put("deletions", rows);
-      m.put("notChecked", s.notChecked);
+      m.put("notChecked", Notes.notCheckedModel(s));
       out.data(m);
     }
   }

@@ -32,10 +32,10 @@ public final class TreeCommand extends ClusterCommand {
     TreeView.Node root = owners ? view.above(s.target) : view.below(s.target);
     if (out.text()) {
       TreeView.lines(root).forEach(out::line);
-      Notes.notChecked(s);
+      Notes.notChecked(out, s);
     } else {
       Map<String, Object> model = new LinkedHashMap<>(root.model(owners ? "owners" : "dependents"));
-      model.put("notChecked", s.notChecked);
+      model.put("notChecked", Notes.notCheckedModel(s));
       out.data(model);
     }
   }

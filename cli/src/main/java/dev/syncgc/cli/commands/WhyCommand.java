@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -27,6 +28,23 @@ public final class WhyCommand extends ClusterCommand {
   @Option(names = "--operator-namespace", description = "Where the operator's Pods run (default: found by label).")
   String operatorNamespace;
 
+  @Mixin Watch watch;
+
+  @Override
+  Watch watch() {
+    return watch;
+  }
+
+  @Override
+  String describe(Cluster cluster) {
+    return "why " + String.join(" ", target) + " -n " + cluster.namespace;
+  }
+
+  @Override
+  String gone() {
+    return String.join(" ", target) + " is gone";
+  }
+
   @Override
   void run(Cluster cluster, Output out) {
     Snapshot s = Snapshot.load(cluster, Target.of(target));
@@ -38,7 +56,7 @@ public final class WhyCommand extends ClusterCommand {
       if (operator != null) {
         operator.facts.forEach(out::line);
       }
-      Notes.notChecked(s);
+      Notes.notChecked(out, s);
     } else {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("target", Notes.ref(s.target));
@@ -47,7 +65,7 @@ public final class WhyCommand extends ClusterCommand {
       if (operator != null) {
         m.put("operator", operator.model);
       }
-      m.put("notChecked", s.notChecked);
+      m.put("notChecked", Notes.notCheckedModel(s));
       out.data(m);
     }
   }

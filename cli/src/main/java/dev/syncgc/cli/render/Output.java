@@ -14,17 +14,23 @@ public final class Output {
 
   private final String format;
   private final PrintStream out;
+  private final PrintStream err;
 
-  public Output(String format, PrintStream out) {
+  public Output(String format, PrintStream out, PrintStream err) {
     this.format = format.toLowerCase(Locale.ROOT);
     if (!this.format.equals("text") && !this.format.equals("json") && !this.format.equals("yaml")) {
       throw new CliException(ExitCodes.USAGE, "unknown output format \"" + format + "\" (use text, json or yaml)");
     }
     this.out = out;
+    this.err = err;
   }
 
   public boolean text() {
     return format.equals("text");
+  }
+
+  public boolean json() {
+    return format.equals("json");
   }
 
   /** Prints {@code model} as JSON or YAML; only for {@code -o json|yaml}. */
@@ -38,6 +44,11 @@ public final class Output {
 
   public void line(String text) {
     out.println(text);
+  }
+
+  /** A warning, for people, whatever the format. */
+  public void warn(String text) {
+    err.println(text);
   }
 
   /** Colours for a terminal, never for a pipe or with NO_COLOR set. */

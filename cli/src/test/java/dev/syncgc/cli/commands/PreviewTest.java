@@ -99,4 +99,21 @@ class PreviewTest {
     assertTrue(p.propagation.isEmpty());
     assertTrue(p.deleted.isEmpty());
   }
+
+  @Test
+  void anUnrelatedObjectBeingDeletedIsNeitherDeletedByThePreviewNorWaitedFor() {
+    ObjectMetadata r = o.root("r", "Synchronous");
+    o.add("a", "r");
+    ObjectMetadata elsewhere = new ObjectMetadata(new dev.syncgc.core.model.ObjectRef("v1", "Namespace", null, "old",
+        "old"), 1, List.of(), List.of("kubernetes"), Instant.parse("2025-12-31T00:00:00Z"), null, Map.of(), Map.of());
+    List<ObjectMetadata> world = new java.util.ArrayList<>(o.all());
+    world.add(elsewhere); // a namespace terminating on its own, read with the cluster-scoped kinds
+
+    Preview p = Preview.of(Objects.KINDS, world, r, x -> DeletionSettings.fromAnnotations(x.annotations()),
+        Instant.parse("2026-01-01T00:00:00Z"));
+
+    assertEquals(List.of("a", "r"), uids(p.deleted));
+    assertTrue(p.heldBy.isEmpty(), p.heldBy.toString());
+    assertTrue(p.unsettled.isEmpty(), p.unsettled.toString());
+  }
 }

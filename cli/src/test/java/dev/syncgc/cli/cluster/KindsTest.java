@@ -1,0 +1,58 @@
+package dev.syncgc.cli.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.cli.commands.Preview;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.kube.TrackedKind;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KindsTest {
+  private static final TrackedKind WIDGET = new TrackedKind("test.syncgc.dev", "v1", "Widget", "widgets", true);
+  private static final TrackedKind GADGET = new TrackedKind("test.syncgc.dev", "v1", "Gadget", "gadgets", false);
+  private static final TrackedKind EVENT = new TrackedKind("", "v1", "Event", "events", true);
+  private final Kinds kinds = new Kinds(List.of(new Kinds.Served(WIDGET, List.of("wd"), true),
+      new Kinds.Served(GADGET, List.of(), true), new Kinds.Served(EVENT, List.of("ev"), false)));
+
+  @Test
+  void aSnapshotListsTheTrackedKindsAndAUserCanStillNameTheOthers() {
+    assertEquals(List.of(WIDGET, GADGET), kinds.tracked());
+    assertEquals(EVENT, kinds.resolve("ev"));
+    assertFalse(kinds.tracked(new OwnerLink("u", "v1", "Event", "e")), "an owner of a kind not listed is never absent");
+  }
+
+  @Test
+  void anOwnerOfAKindThatCouldNotBeListedKeepsItsDependentInAPreview() {
+    ObjectMetadata root = widget("root", Map.of(Names.PROPAGATION, "Synchronous"), List.of(Names.FINALIZER));
+    ObjectMetadata shared = widget("shared", Map.of(), List.of(), new OwnerLink("root", WIDGET.apiVersion(), "Widget", "root"),
+        new OwnerLink("g", GADGET.apiVersion(), "Gadget", "g")); // a Gadget the user may not list
+
+    List<String> listed = deleted(kinds, root, shared);
+    List<String> notListed = deleted(kinds.except(List.of(GADGET)), root, shared);
+
+    assertEquals(List.of("shared", "root"), listed, "the Gadget was listed and is not there: gone");
+    assertEquals(List.of("root"), notListed, "the Gadget could not be listed: it keeps 'shared'");
+  }
+
+  private static List<String> deleted(dev.syncgc.core.graph.KindInfo kinds, ObjectMetadata root, ObjectMetadata shared) {
+    Preview p = Preview.of(kinds, List.of(root, shared), root, o -> DeletionSettings.fromAnnotations(o.annotations()),
+        Instant.parse("2026-01-01T00:00:00Z"));
+    assertTrue(p.propagation.isPresent());
+    return p.deleted.stream().map(ObjectMetadata::uid).toList();
+  }
+
+  private static ObjectMetadata widget(String uid, Map<String, String> annotations, List<String> finalizers,
+      OwnerLink... owners) {
+    return new ObjectMetadata(new ObjectRef(WIDGET.apiVersion(), "Widget", "ns", uid, uid), 1, List.of(owners),
+        finalizers, null, null, annotations, Map.of());
+  }
+}
