@@ -68,12 +68,15 @@ public final class Operator {
     SyncgcMetrics metrics = new SyncgcMetrics(registry);
     HealthServer http = serveHealthAndMetrics(registry);
     KubernetesClient apiClient = apiClient(clientConfig);
-    KubeApi api = new KubeApi(apiClient, new RateLimiter(config.qps, config.burst), metrics);
+    RateLimiter limiter = new RateLimiter(config.qps, config.burst);
+    KubeApi api = new KubeApi(apiClient, limiter, metrics);
+    KubernetesClient readClient = readClient(clientConfig);
+    KubeApi reads = new KubeApi(readClient, limiter, metrics);
     EventRecorder events = eventRecorder(client, metrics);
     Discovery discovery = new Discovery(client, Duration.ofSeconds(10), clock);
     discovery.refresh();
     NamespaceLabels namespaces = new NamespaceLabels(client);
-    Engine engine = new Engine(discovery, config.engineSettings(), api, events, metrics, clock,
+    Engine engine = new Engine(discovery, config.engineSettings(), api, reads, events, metrics, clock,
         namespaces::of);
     if (config.debugGraph) {
       http.serve("/debug/graph", () -> GraphDump.lines(engine.graphSnapshot()));
@@ -92,7 +95,7 @@ public final class Operator {
       closeInOrder.add(josdk::stop);
     }
     closeInOrder.addAll(kindWatches);
-    closeInOrder.addAll(List.of(namespaces, engine, events, http, apiClient, client));
+    closeInOrder.addAll(List.of(namespaces, engine, events, http, apiClient, readClient, client));
     awaitShutdown();
     return 0;
   }
@@ -146,6 +149,18 @@ public final class Operator {
   private static KubernetesClient apiClient(Config clientConfig) {
     return new KubernetesClientBuilder()
         .withConfig(new ConfigBuilder(clientConfig).withRequestRetryBackoffLimit(0).build()).build();
+  }
+
+  /**
+   * The watches' and LISTs' client: HTTP/1.1, a connection per request. On HTTP/2 every watch holds a
+   * stream of one connection for minutes, and the JDK's client fails a request once the server's
+   * limit of concurrent streams (250) is reached instead of opening another connection: sharing the
+   * writes' connection, one watch per kind left so few streams that a cascade without a client-side
+   * limit had 41,784 of its DELETEs fail with "too many concurrent streams" (wide 10,000).
+   */
+  private static KubernetesClient readClient(Config clientConfig) {
+    return new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder(clientConfig).withHttp2Disable(true).build()).build();
   }
 
   /** Events are a side channel: they get their own, smaller budget, also when the API limit is off. */

@@ -60,14 +60,19 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   private static final TestWedge WEDGE = TestWedge.fromEnvironment();
 
   /** @param namespaceLabels the labels of a namespace, for policies' namespace selectors */
-  public Engine(Discovery discovery, EngineSettings settings, KubeApi api,
+  /**
+   * @param api the writes (DELETE, PATCH) and lookups of the workers
+   * @param reads the watches and LISTs: on a connection of their own (see {@code Operator}), so that the
+   *     long-lived watches never take the streams the writes need
+   */
+  public Engine(Discovery discovery, EngineSettings settings, KubeApi api, KubeApi reads,
       EventRecorder events, SyncgcMetrics metrics, Clock clock,
       Function<String, Map<String, String>> namespaceLabels) {
     this.workerCount = settings.workers();
     this.discovery = discovery;
-    this.reflectors = new Reflectors(api, settings.namespaces(), settings.initialListTimeout(), this);
+    this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));
-    this.barrier = new FreshnessBarrier(api, settings.namespaces(), graph::knows, this::upserted,
+    this.barrier = new FreshnessBarrier(reads, settings.namespaces(), graph::knows, this::upserted,
         metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
         reflectors::refusedKinds, states);

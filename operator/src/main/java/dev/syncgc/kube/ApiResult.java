@@ -52,6 +52,9 @@ public record ApiResult(int code, String body) {
   }
 
   public String message() {
+    if (code == 0) {
+      return "no answer: " + body; // what the HTTP client threw, e.g. a refused connection
+    }
     try {
       Object m = JSON.readTree(body).path("message").asText(null);
       return m == null ? "HTTP " + code : "HTTP " + code + ": " + m;

@@ -78,7 +78,8 @@ class InvalidOwnerReferenceReportTest {
         "test");
     engine = new Engine(discovery, new EngineSettings(1, Set.of(), Duration.ofMinutes(1), Duration.ofSeconds(1),
         Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10)),
-        new KubeApi(client, RateLimiter.unlimited(), metrics), recorder, metrics, Clock.systemUTC(), ns -> Map.of());
+        new KubeApi(client, RateLimiter.unlimited(), metrics), new KubeApi(client, RateLimiter.unlimited(), metrics),
+        recorder, metrics, Clock.systemUTC(), ns -> Map.of());
   }
 
   @AfterEach
