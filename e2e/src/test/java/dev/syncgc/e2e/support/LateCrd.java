@@ -28,21 +28,40 @@ public final class LateCrd implements AutoCloseable {
 
   private final KubernetesClient client;
   private final String group;
+  private final String version;
   private final ResourceDefinitionContext context;
   private Instant established;
 
-  private LateCrd(KubernetesClient client, String group) {
+  private LateCrd(KubernetesClient client, String group, String version) {
     this.client = client;
     this.group = group;
-    this.context = new ResourceDefinitionContext.Builder().withGroup(group).withVersion("v1")
+    this.version = version;
+    this.context = new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version)
         .withKind(KIND).withPlural(PLURAL).withNamespaced(true).build();
   }
 
-  /** Creates the CRD and waits until it is Established. */
+  /** Creates the CRD (version v1) and waits until it is Established. */
   public static LateCrd create(KubernetesClient client) {
-    LateCrd crd = new LateCrd(client, "late" + Namespaces.randomSuffix(8) + ".test.syncgc.dev");
+    LateCrd crd = new LateCrd(client, "late" + Namespaces.randomSuffix(8) + ".test.syncgc.dev", "v1");
     crd.install();
     return crd;
+  }
+
+  /** Waits until the CRD is gone (the test deleted it). */
+  public void awaitGone() {
+    var crds = client.apiextensions().v1().customResourceDefinitions();
+    await("CRD " + crdName() + " gone").atMost(DEADLINE).until(() -> crds.withName(crdName()).get() == null);
+  }
+
+  /**
+   * Once this CRD is gone (the test deleted it), creates it again, same group and kind, serving and
+   * storing only {@code version}, and waits until it is Established.
+   */
+  public LateCrd recreate(String version) {
+    awaitGone();
+    LateCrd again = new LateCrd(client, group, version);
+    again.install();
+    return again;
   }
 
   public String group() {
@@ -50,7 +69,7 @@ public final class LateCrd implements AutoCloseable {
   }
 
   public String apiVersion() {
-    return group + "/v1";
+    return group + "/" + version;
   }
 
   public String crdName() {
@@ -92,7 +111,7 @@ public final class LateCrd implements AutoCloseable {
                 .withKind(KIND).withListKind(KIND + "List").withPlural(PLURAL).withSingular("gadget")
             .endNames()
             .addNewVersion()
-                .withName("v1").withServed(true).withStorage(true)
+                .withName(version).withServed(true).withStorage(true)
                 .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder()
                     .withType("object")
                     .addToProperties("spec", new JSONSchemaPropsBuilder().withType("object")
