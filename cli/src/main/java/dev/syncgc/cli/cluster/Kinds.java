@@ -123,7 +123,14 @@ public final class Kinds implements KindInfo {
       throw new CliException(ExitCodes.NOT_FOUND, "the server has no kind \"" + name + "\" (see kubectl api-resources)");
     }
     // as kubectl: the core group wins over others of the same name
-    return found.stream().filter(k -> k.group().isEmpty()).findFirst().orElse(found.get(0));
+    Optional<TrackedKind> core = found.stream().filter(k -> k.group().isEmpty()).findFirst();
+    if (core.isPresent() || found.size() == 1) {
+      return core.orElse(found.get(0));
+    }
+    // never guess between two groups: the object found (or not) would be of the other kind
+    throw new CliException(ExitCodes.USAGE, "kind \"" + name + "\" is served by more than one group: "
+        + found.stream().map(k -> k.plural() + "." + k.group()).collect(java.util.stream.Collectors.joining(", "))
+        + "; name it with its group, e.g. " + n + "." + found.get(0).group());
   }
 
   public Optional<TrackedKind> find(String apiVersion, String kind) {

@@ -2,8 +2,10 @@ package dev.syncgc.cli.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.cli.CliException;
 import dev.syncgc.cli.commands.Preview;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -28,6 +30,17 @@ class KindsTest {
     assertEquals(List.of(WIDGET, GADGET), kinds.tracked());
     assertEquals(EVENT, kinds.resolve("ev"));
     assertFalse(kinds.tracked(new OwnerLink("u", "v1", "Event", "e")), "an owner of a kind not listed is never absent");
+  }
+
+  @Test
+  void aNameTwoGroupsServeIsAmbiguousAndTheMessageSaysHowToNameOne() {
+    TrackedKind other = new TrackedKind("example.syncgc.dev", "v1", "Widget", "widgets", true);
+    Kinds two = new Kinds(List.of(new Kinds.Served(WIDGET, List.of(), true), new Kinds.Served(other, List.of(), true)));
+
+    CliException e = assertThrows(CliException.class, () -> two.resolve("widget"));
+    assertEquals("kind \"widget\" is served by more than one group: widgets.test.syncgc.dev, widgets.example.syncgc.dev;"
+        + " name it with its group, e.g. widget.test.syncgc.dev", e.getMessage());
+    assertEquals(WIDGET, two.resolve("widget.test.syncgc.dev"));
   }
 
   @Test
