@@ -45,20 +45,14 @@ final class DependentActions {
     return state == null ? null : state.lastFailure;
   }
 
-  /** A DELETE went to it and the graph has not seen it being deleted yet. */
   /**
    * Whether a DELETE of the object would be a second one: one was sent and the graph has not seen the
    * object being deleted yet, or the graph has seen it deleted since the plan was made (the object's
-   * record, {@code deleteSent} included, went with it; only a tombstone is known at every version).
+   * record, {@code deleteSent} included, went with it).
    */
   boolean deleteSent(String uid) {
     ObjectStates.State state = states.peek(uid);
-    return state != null && state.deleteSent || seenDeleted(uid);
-  }
-
-  /** The graph has seen the object deleted: only a tombstone is known at every version. */
-  private boolean seenDeleted(String uid) {
-    return graph.get(uid) == null && graph.knows(uid, Long.MAX_VALUE);
+    return state != null && state.deleteSent || graph.seenDeleted(uid);
   }
 
   void deletionSeen(String uid) {
@@ -93,7 +87,7 @@ final class DependentActions {
   Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
       SettingsInForce settings, Instant startedDeadline) {
     TrackedKind kind = reflectors.kindOf(d.ref());
-    if (seenDeleted(d.uid())) {
+    if (graph.seenDeleted(d.uid())) {
       return Next.DONE; // gone while the call waited for its turn
     }
     if (unseenOwnerExists(d, owner)) {

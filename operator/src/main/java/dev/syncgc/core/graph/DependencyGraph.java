@@ -120,6 +120,11 @@ public final class DependencyGraph {
     return new Removal(List.copyOf(uids), owners);
   }
 
+  /** Whether the graph has seen the object deleted (uids are never reused: it cannot come back). */
+  public synchronized boolean seenDeleted(String uid) {
+    return tombstones.contains(uid);
+  }
+
   /**
    * Whether the graph holds this object at this version or a newer one, or has seen it deleted: a
    * listed copy would teach it nothing.

@@ -78,6 +78,19 @@ class DependencyGraphTest {
   }
 
   @Test
+  void anObjectSeenDeletedStaysSeenDeletedAndIsNotAddedAgain() {
+    DependencyGraph g = graphOf(obj("a").build(), obj("d").ownedBy("a").build());
+
+    assertFalse(g.seenDeleted("d"), "held, not deleted");
+    g.remove("d");
+    assertTrue(g.seenDeleted("d"));
+    g.upsert(obj("d").rv(2).ownedBy("a").build()); // a late LIST result
+    assertTrue(g.seenDeleted("d"));
+    assertNull(g.get("d"));
+    assertFalse(g.seenDeleted("a"));
+  }
+
+  @Test
   void removingUnknownUidChangesNothing() {
     DependencyGraph g = graphOf(obj("d").ownedBy("a").build());
 
