@@ -41,7 +41,7 @@ public final class DependencyGraph {
     if (tombstones.contains(object.uid())) {
       return Set.of();
     }
-    Node node = nodes.getOrAdd(object.uid());
+    Node node = nodes.getOrAdd(object.ref());
     ObjectMetadata previous = node.meta;
     if (previous != null && previous.resourceVersion() > object.resourceVersion()) {
       return Set.of();
@@ -52,21 +52,21 @@ public final class DependencyGraph {
     }
     node.meta = object;
     Set<String> affected = new LinkedHashSet<>();
-    Set<String> now = NodeTable.ownerUids(object);
+    List<OwnerLink> now = NodeTable.distinctOwners(object);
     ownerReferences += now.size();
     if (previous != null) {
-      Set<String> before = NodeTable.ownerUids(previous);
+      List<OwnerLink> before = NodeTable.distinctOwners(previous);
       ownerReferences -= before.size();
-      for (String owner : before) {
-        affected.add(owner);
-        if (!now.contains(owner)) {
-          nodes.detach(owner, object.uid());
+      for (OwnerLink owner : before) {
+        affected.add(owner.uid());
+        if (!NodeTable.namesSameOwner(now, owner)) {
+          nodes.detach(owner, node);
         }
       }
     }
-    for (String owner : now) {
-      affected.add(owner);
-      nodes.attach(owner, object.uid(), node);
+    for (OwnerLink owner : now) {
+      affected.add(owner.uid());
+      nodes.attach(owner, node);
     }
     return affected;
   }
@@ -82,13 +82,15 @@ public final class DependencyGraph {
     if (node == null || node.meta == null) {
       return Set.of();
     }
-    Set<String> owners = NodeTable.ownerUids(node.meta);
+    List<OwnerLink> links = NodeTable.distinctOwners(node.meta);
     node.meta = null;
     observed--;
-    ownerReferences -= owners.size();
-    nodes.dropIfUnused(uid, node);
-    for (String owner : owners) {
-      nodes.detach(owner, uid);
+    ownerReferences -= links.size();
+    nodes.dropIfUnused(node);
+    Set<String> owners = new LinkedHashSet<>();
+    for (OwnerLink owner : links) {
+      nodes.detach(owner, node);
+      owners.add(owner.uid());
     }
     return owners;
   }
@@ -160,7 +162,7 @@ public final class DependencyGraph {
     }
     List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
     for (Node d : node.dependents) {
-      if (!validOnly || followed(d.meta, uid)) {
+      if (!validOnly || rules.followed(d.meta, node)) {
         result.add(d.meta);
       }
     }
@@ -173,16 +175,16 @@ public final class DependencyGraph {
       return false;
     }
     for (Node d : node.dependents) {
-      if (followed(d.meta, uid)) {
+      if (rules.followed(d.meta, node)) {
         return true;
       }
     }
     return false;
   }
 
-  /** Whether {@code dependent} names {@code ownerUid} through a valid reference; under the monitor. */
-  boolean followed(ObjectMetadata dependent, String ownerUid) {
-    return rules.followed(dependent, ownerUid);
+  /** Whether {@code dependent} names {@code owner} through a valid reference; under the monitor. */
+  boolean followed(ObjectMetadata dependent, Node owner) {
+    return rules.followed(dependent, owner);
   }
 
   /** Whether Kubernetes would honour this reference of {@code dependent}. */
@@ -195,7 +197,7 @@ public final class DependencyGraph {
     if (!kinds.tracked(link)) {
       return OwnerState.PRESUMED_SOLID;
     }
-    Node node = nodes.get(link.uid());
+    Node node = nodes.get(link);
     if (node == null || node.meta == null) {
       return OwnerState.ABSENT;
     }

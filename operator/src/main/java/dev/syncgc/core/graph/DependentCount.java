@@ -21,17 +21,29 @@ final class DependentCount {
   static final int SECTION_EDGES = 1_024;
 
   private final DependencyGraph graph;
-  private final Set<String> seen = new HashSet<>();
-  private final Deque<String> todo = new ArrayDeque<>();
+  /**
+   * Nodes by identity: an object's node lasts as long as it is observed, and its uid cannot come
+   * back once removed (the graph's tombstones), so one object is one node for the whole count.
+   */
+  private final Set<Node> seen = new HashSet<>();
+  private final Deque<Node> todo = new ArrayDeque<>();
+  private final String uid;
 
   DependentCount(DependencyGraph graph, String uid) {
     this.graph = graph;
-    todo.push(uid);
-    seen.add(uid);
+    this.uid = uid;
   }
 
   /** @param betweenSections runs without the monitor after each section */
   int count(Runnable betweenSections) {
+    synchronized (graph) {
+      Node first = graph.node(uid);
+      if (first == null) {
+        return 0;
+      }
+      todo.push(first);
+      seen.add(first);
+    }
     while (!todo.isEmpty()) {
       section();
       if (!todo.isEmpty()) {
@@ -45,17 +57,15 @@ final class DependentCount {
     synchronized (graph) {
       int edges = 0;
       while (!todo.isEmpty() && edges < SECTION_EDGES) {
-        String owner = todo.pop();
-        Node node = graph.node(owner);
-        if (node == null || node.dependents == null) {
+        Node owner = todo.pop();
+        if (owner.dependents == null) {
           continue;
         }
-        for (Node d : node.dependents) {
+        for (Node d : owner.dependents) {
           edges++;
-          String uid = d.meta.uid();
-          if (!seen.contains(uid) && graph.followed(d.meta, owner)) {
-            seen.add(uid);
-            todo.push(uid);
+          if (!seen.contains(d) && graph.followed(d.meta, owner)) {
+            seen.add(d);
+            todo.push(d);
           }
         }
       }

@@ -17,10 +17,10 @@ final class LinkRules {
     this.nodes = nodes;
   }
 
-  /** Whether {@code dependent} names {@code ownerUid} through a valid reference. */
-  boolean followed(ObjectMetadata dependent, String ownerUid) {
+  /** Whether {@code dependent} names {@code owner} through a valid reference. */
+  boolean followed(ObjectMetadata dependent, Node owner) {
     for (OwnerLink link : dependent.owners()) {
-      if (link.uid().equals(ownerUid) && validity(dependent, link) == LinkValidity.VALID) {
+      if (owner.namedBy(link) && validity(dependent, link) == LinkValidity.VALID) {
         return true;
       }
     }
@@ -36,7 +36,7 @@ final class LinkRules {
       if (!dependent.ref().namespaced()) {
         return LinkValidity.CLUSTER_SCOPED_DEPENDENT;
       }
-      Node owner = nodes.get(link.uid());
+      Node owner = nodes.get(link);
       if (owner != null && owner.meta != null
           && !dependent.ref().namespace().equals(owner.meta.ref().namespace())) {
         return LinkValidity.OWNER_IN_OTHER_NAMESPACE;

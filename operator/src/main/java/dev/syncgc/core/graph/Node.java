@@ -2,13 +2,20 @@ package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.model.Uids;
 import java.util.List;
 
-/** One uid of the graph: an observed object, an owner named by one, or both. */
+/**
+ * One uid of the graph: an observed object, an owner named by one, or both. It holds its uid as
+ * {@link Uids} keeps it, so that the tables that file it ({@link UidMap}) need no key of their own.
+ */
 final class Node {
+  final long high;
+  final long low;
+  final String opaque;
   ObjectMetadata meta; // null: virtual, only named as an owner
   /** By uid; null when none, which is most objects (the leaves). */
-  UidMap<Node> dependents;
+  UidMap dependents;
   /**
    * The one-owner list naming this node that its dependents share when theirs is equal: in a wide or
    * tree shape most objects have exactly one owner reference, so most references cost no memory.
@@ -16,15 +23,31 @@ final class Node {
    */
   List<OwnerLink> asOwner;
 
-  void addDependent(String uid, Node dependent) {
-    if (dependents == null) {
-      dependents = new UidMap<>();
-    }
-    dependents.put(uid, dependent);
+  Node(long high, long low, String opaque) {
+    this.high = high;
+    this.low = low;
+    this.opaque = opaque;
   }
 
-  void removeDependent(String uid) {
-    if (dependents != null && dependents.remove(uid) != null && dependents.isEmpty()) {
+  boolean is(long high, long low, String opaque) {
+    return Uids.same(this.high, this.low, this.opaque, high, low, opaque);
+  }
+
+  /** Whether {@code link} names this node. */
+  boolean namedBy(OwnerLink link) {
+    return is(link.uidHigh(), link.uidLow(), link.opaqueUid());
+  }
+
+  void addDependent(Node dependent) {
+    if (dependents == null) {
+      dependents = new UidMap();
+    }
+    dependents.add(dependent);
+  }
+
+  void removeDependent(Node dependent) {
+    if (dependents != null && dependents.remove(dependent.high, dependent.low, dependent.opaque) != null
+        && dependents.isEmpty()) {
       dependents = null;
     }
   }

@@ -3,57 +3,94 @@ package dev.syncgc.core.graph;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.model.Uids;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
- * The graph's nodes by uid, and the sharing of what objects repeat: an owner's uid and name are
- * otherwise one copy in the owner and one in each dependent's reference, its one-owner reference list
- * one per dependent, and label maps and finalizer lists one per object. Only equal values are shared,
- * so nothing but memory changes. Not thread-safe; the graph's monitor guards it.
+ * The graph's nodes by uid, and the sharing of what objects repeat: an owner's name is otherwise one
+ * copy in the owner and one in each dependent's reference, its one-owner reference list one per
+ * dependent, and label maps and finalizer lists one per object. Only equal values are shared, so
+ * nothing but memory changes. Not thread-safe; the graph's monitor guards it.
  */
 final class NodeTable {
-  private final UidMap<Node> nodes = new UidMap<>();
+  private final UidMap nodes = new UidMap();
   private final SharedValues values = new SharedValues();
 
+  /** The node of a uid given as text (the graph's callers name objects so), or null. */
   Node get(String uid) {
-    return nodes.get(uid);
+    return Uids.canonical(uid) ? nodes.get(Uids.high(uid), Uids.low(uid), null) : nodes.get(0, 0, uid);
   }
 
-  Node getOrAdd(String uid) {
-    return nodes.computeIfAbsent(uid, u -> new Node());
+  Node get(ObjectRef ref) {
+    return nodes.get(ref.uidHigh(), ref.uidLow(), ref.opaqueUid());
   }
 
-  /** Drops the node of {@code uid} if nothing is left in it. */
-  void dropIfUnused(String uid, Node node) {
+  Node get(OwnerLink link) {
+    return nodes.get(link.uidHigh(), link.uidLow(), link.opaqueUid());
+  }
+
+  Node getOrAdd(ObjectRef ref) {
+    return getOrAdd(ref.uidHigh(), ref.uidLow(), ref.opaqueUid());
+  }
+
+  Node getOrAdd(OwnerLink link) {
+    return getOrAdd(link.uidHigh(), link.uidLow(), link.opaqueUid());
+  }
+
+  private Node getOrAdd(long high, long low, String opaque) {
+    Node node = nodes.get(high, low, opaque);
+    if (node == null) {
+      node = new Node(high, low, opaque);
+      nodes.add(node);
+    }
+    return node;
+  }
+
+  /** Drops {@code node} if nothing is left in it. */
+  void dropIfUnused(Node node) {
     if (node.unused()) {
-      nodes.remove(uid);
+      nodes.remove(node.high, node.low, node.opaque);
     }
   }
 
   /** Records that {@code dependent} names {@code owner}. */
-  void attach(String owner, String dependentUid, Node dependent) {
-    getOrAdd(owner).addDependent(dependentUid, dependent);
+  void attach(OwnerLink owner, Node dependent) {
+    getOrAdd(owner).addDependent(dependent);
   }
 
   /** Records that {@code dependent} no longer names {@code owner}. */
-  void detach(String owner, String dependent) {
-    Node node = nodes.get(owner);
+  void detach(OwnerLink owner, Node dependent) {
+    Node node = get(owner);
     if (node != null) {
       node.removeDependent(dependent);
-      dropIfUnused(owner, node);
+      dropIfUnused(node);
     }
   }
 
-  /** The owners {@code object} names, each once. */
-  static Set<String> ownerUids(ObjectMetadata object) {
-    Set<String> uids = new LinkedHashSet<>();
-    for (OwnerLink link : object.owners()) {
-      uids.add(link.uid());
+  /** The references of {@code object}, the first of each owner only. */
+  static List<OwnerLink> distinctOwners(ObjectMetadata object) {
+    List<OwnerLink> owners = object.owners();
+    if (owners.size() < 2) {
+      return owners;
     }
-    return uids;
+    List<OwnerLink> distinct = new ArrayList<>(owners.size());
+    for (OwnerLink link : owners) {
+      if (!namesSameOwner(distinct, link)) {
+        distinct.add(link);
+      }
+    }
+    return distinct;
+  }
+
+  /** Whether one of {@code links} names the owner {@code link} names. */
+  static boolean namesSameOwner(List<OwnerLink> links, OwnerLink link) {
+    for (OwnerLink l : links) {
+      if (Uids.same(l.uidHigh(), l.uidLow(), l.opaqueUid(), link.uidHigh(), link.uidLow(), link.opaqueUid())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Observed and virtual nodes. */
@@ -68,25 +105,22 @@ final class NodeTable {
   /** {@code object} with the instances the graph already holds where equal; its node must exist. */
   ObjectMetadata shared(ObjectMetadata object) {
     ObjectRef ref = object.ref();
-    String uid = nodes.key(ref.uid());
-    String known = nodes.get(uid).name();
-    String name = ref.name().equals(known) ? known : ref.name();
+    String name = sharedName(ref.name(), get(ref));
     List<OwnerLink> owners = owners(object.owners());
     List<String> finalizers = values.shared(object.finalizers());
     var annotations = values.shared(object.annotations());
     var labels = values.shared(object.labels());
-    if (uid == ref.uid() && name == ref.name() && owners == object.owners() && finalizers == object.finalizers()
+    if (name == ref.name() && owners == object.owners() && finalizers == object.finalizers()
         && annotations == object.annotations() && labels == object.labels()) {
       return object;
     }
-    return new ObjectMetadata(new ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), name, uid),
-        object.resourceVersion(), owners, finalizers, object.deletionTimestamp(),
-        object.deletionGracePeriodSeconds(), annotations, labels);
+    return new ObjectMetadata(ref.withName(name), object.resourceVersion(), owners, finalizers,
+        object.deletionTimestamp(), object.deletionGracePeriodSeconds(), annotations, labels);
   }
 
   private List<OwnerLink> owners(List<OwnerLink> links) {
     if (links.size() == 1) {
-      Node owner = getOrAdd(links.get(0).uid());
+      Node owner = getOrAdd(links.get(0));
       if (owner.asOwner == null) {
         owner.asOwner = List.of(link(links.get(0), owner));
       }
@@ -94,17 +128,22 @@ final class NodeTable {
     }
     List<OwnerLink> shared = new ArrayList<>(links.size());
     for (OwnerLink link : links) {
-      Node owner = getOrAdd(link.uid());
-      boolean canonical = owner.asOwner != null && owner.asOwner.get(0).equals(link);
-      shared.add(canonical ? owner.asOwner.get(0) : link(link, owner));
+      Node owner = getOrAdd(link);
+      boolean held = owner.asOwner != null && owner.asOwner.get(0).equals(link);
+      shared.add(held ? owner.asOwner.get(0) : link(link, owner));
     }
     return shared;
   }
 
-  /** {@code link} with the owner's uid and name instances. */
-  private OwnerLink link(OwnerLink link, Node owner) {
-    String known = owner.name();
-    String name = link.name().equals(known) ? known : link.name();
-    return new OwnerLink(nodes.key(link.uid()), link.apiVersion(), link.kind(), name);
+  /** {@code link} with the owner's name instance. */
+  private static OwnerLink link(OwnerLink link, Node owner) {
+    String name = sharedName(link.name(), owner);
+    return name == link.name() ? link : link.withName(name);
+  }
+
+  /** The name instance {@code node} holds if equal to {@code name}, else {@code name}. */
+  private static String sharedName(String name, Node node) {
+    String known = node.name();
+    return name.equals(known) ? known : name;
   }
 }

@@ -1,62 +1,48 @@
 package dev.syncgc.core.graph;
 
+import dev.syncgc.core.model.Uids;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import java.util.function.Function;
 
 /**
- * A map from uid to value in two arrays, open addressing with linear probing: no entry object per
- * key, and a removal shifts the rest of its probe run back instead of leaving a tombstone. The graph
- * has one for its nodes and one per owner for the dependents (java.util.HashMap took 32 bytes more
- * per entry). Keeps the first key instance given, so that it can be shared ({@link #key}). Not
+ * Nodes by uid in one array, open addressing with linear probing: each node holds its own uid, so
+ * there is neither an entry object nor a key per slot, and a probe compares two longs. A removal
+ * shifts the rest of its probe run back instead of leaving a tombstone. The graph has one for its
+ * nodes and one per owner for the dependents (java.util.HashMap took 32 bytes more per entry). Not
  * thread-safe; the graph's monitor guards it.
  */
-final class UidMap<V> implements Iterable<V> {
+final class UidMap implements Iterable<Node> {
   private static final int INITIAL_CAPACITY = 2; // most owners have few dependents
 
-  private String[] keys = new String[INITIAL_CAPACITY];
-  private Object[] values = new Object[INITIAL_CAPACITY];
+  private Node[] slots = new Node[INITIAL_CAPACITY];
   private int size;
 
-  V get(String key) {
-    int i = find(key);
-    return keys[i] == null ? null : value(i);
+  Node get(long high, long low, String opaque) {
+    return slots[find(high, low, opaque)];
   }
 
-  /** The instance of {@code key} this map holds, or null. */
-  String key(String key) {
-    return keys[find(key)];
-  }
-
-  V put(String key, V value) {
-    int i = find(key);
-    if (keys[i] != null) {
-      V previous = value(i);
-      values[i] = value;
-      return previous;
+  /** Files {@code node} under its uid, replacing the node held for it if any. */
+  void add(Node node) {
+    int i = find(node.high, node.low, node.opaque);
+    if (slots[i] != null) {
+      slots[i] = node;
+      return;
     }
-    insert(i, key, value);
-    return null;
+    if ((size + 1) * 4L > slots.length * 3L) { // at most 3/4 full: probe runs stay short
+      resize(slots.length * 2);
+      i = find(node.high, node.low, node.opaque);
+    }
+    slots[i] = node;
+    size++;
   }
 
-  V computeIfAbsent(String key, Function<String, V> create) {
-    int i = find(key);
-    if (keys[i] != null) {
-      return value(i);
+  Node remove(long high, long low, String opaque) {
+    int i = find(high, low, opaque);
+    Node previous = slots[i];
+    if (previous != null) {
+      shiftBack(i);
+      size--;
     }
-    V value = create.apply(key);
-    insert(i, key, value);
-    return value;
-  }
-
-  V remove(String key) {
-    int i = find(key);
-    if (keys[i] == null) {
-      return null;
-    }
-    V previous = value(i);
-    shiftBack(i);
-    size--;
     return previous;
   }
 
@@ -68,14 +54,14 @@ final class UidMap<V> implements Iterable<V> {
     return size == 0;
   }
 
-  /** The values, in no particular order; the map must not change meanwhile. */
+  /** The nodes, in no particular order; the map must not change meanwhile. */
   @Override
-  public Iterator<V> iterator() {
+  public Iterator<Node> iterator() {
     return new Iterator<>() {
       private int next = advance(0);
 
       private int advance(int from) {
-        while (from < keys.length && keys[from] == null) {
+        while (from < slots.length && slots[from] == null) {
           from++;
         }
         return from;
@@ -83,78 +69,57 @@ final class UidMap<V> implements Iterable<V> {
 
       @Override
       public boolean hasNext() {
-        return next < keys.length;
+        return next < slots.length;
       }
 
       @Override
-      public V next() {
+      public Node next() {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        V value = value(next);
+        Node node = slots[next];
         next = advance(next + 1);
-        return value;
+        return node;
       }
     };
   }
 
-  /** The slot holding {@code key}, or the empty slot that ends its probe run. */
-  private int find(String key) {
-    int mask = keys.length - 1;
-    for (int i = home(key, mask); ; i = (i + 1) & mask) {
-      String k = keys[i];
-      if (k == null || k.equals(key)) {
+  /** The slot holding the uid, or the empty slot that ends its probe run. */
+  private int find(long high, long low, String opaque) {
+    int mask = slots.length - 1;
+    for (int i = home(high, low, opaque, mask); ; i = (i + 1) & mask) {
+      Node n = slots[i];
+      if (n == null || n.is(high, low, opaque)) {
         return i;
       }
     }
   }
 
-  private static int home(String key, int mask) {
-    int h = key.hashCode() * 0x9E3779B9; // String hashes of similar uids differ in low bits only
+  private static int home(long high, long low, String opaque, int mask) {
+    int h = Uids.hash(high, low, opaque);
     return (h ^ (h >>> 16)) & mask;
   }
 
-  private void insert(int slot, String key, V value) {
-    if ((size + 1) * 4L > keys.length * 3L) { // at most 3/4 full: probe runs stay short
-      resize(keys.length * 2);
-      slot = find(key);
-    }
-    keys[slot] = key;
-    values[slot] = value;
-    size++;
-  }
-
   private void resize(int capacity) {
-    String[] oldKeys = keys;
-    Object[] oldValues = values;
-    keys = new String[capacity];
-    values = new Object[capacity];
-    for (int i = 0; i < oldKeys.length; i++) {
-      if (oldKeys[i] != null) {
-        int slot = find(oldKeys[i]);
-        keys[slot] = oldKeys[i];
-        values[slot] = oldValues[i];
+    Node[] old = slots;
+    slots = new Node[capacity];
+    for (Node node : old) {
+      if (node != null) {
+        slots[find(node.high, node.low, node.opaque)] = node;
       }
     }
   }
 
-  /** Empties slot {@code hole}, moving back every later key of the run that may live there. */
+  /** Empties slot {@code hole}, moving back every later node of the run that may live there. */
   private void shiftBack(int hole) {
-    int mask = keys.length - 1;
-    for (int i = (hole + 1) & mask; keys[i] != null; i = (i + 1) & mask) {
-      int home = home(keys[i], mask);
+    int mask = slots.length - 1;
+    for (int i = (hole + 1) & mask; slots[i] != null; i = (i + 1) & mask) {
+      int home = home(slots[i].high, slots[i].low, slots[i].opaque, mask);
       if (((i - home) & mask) >= ((i - hole) & mask)) { // its home is not after the hole
-        keys[hole] = keys[i];
-        values[hole] = values[i];
+        slots[hole] = slots[i];
         hole = i;
       }
     }
-    keys[hole] = null;
-    values[hole] = null;
-  }
-
-  @SuppressWarnings("unchecked")
-  private V value(int slot) {
-    return (V) values[slot];
+    slots[hole] = null;
   }
 }

@@ -1,0 +1,88 @@
+package dev.syncgc.core.model;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A uid as the graph keeps it: a canonical UUID (lower-case 8-4-4-4-12 hex, what the API server
+ * makes) as its 128 bits in two longs, 16 bytes instead of an 80-byte String; any other uid (the API
+ * promises only an opaque string) as the string itself. Holders keep {@code (high, low, opaque)}:
+ * {@code opaque} is null for a canonical UUID, else the uid, with {@code high} and {@code low} zero.
+ */
+public final class Uids {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private Uids() {}
+
+  /** Whether {@code uid} is a canonical UUID, so that {@link #format} gives back the same text. */
+  public static boolean canonical(String uid) {
+    if (uid.length() != 36) {
+      return false;
+    }
+    for (int i = 0; i < 36; i++) {
+      char c = uid.charAt(i);
+      boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : c >= '0' && c <= '9' || c >= 'a' && c <= 'f';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The first 64 bits of a canonical UUID. */
+  public static long high(String canonical) {
+    return bits(canonical, 0, 19);
+  }
+
+  /** The last 64 bits of a canonical UUID. */
+  public static long low(String canonical) {
+    return bits(canonical, 19, 36);
+  }
+
+  /** The uid as text: {@code opaque}, or the canonical UUID of {@code high} and {@code low}. */
+  public static String format(long high, long low, String opaque) {
+    if (opaque != null) {
+      return opaque;
+    }
+    byte[] text = new byte[36];
+    hex(text, 0, high >>> 32, 8);
+    text[8] = '-';
+    hex(text, 9, high >>> 16, 4);
+    text[13] = '-';
+    hex(text, 14, high, 4);
+    text[18] = '-';
+    hex(text, 19, low >>> 48, 4);
+    text[23] = '-';
+    hex(text, 24, low, 12);
+    return new String(text, StandardCharsets.ISO_8859_1);
+  }
+
+  /** A hash of the uid, spread over every bit (probe tables take the low bits). */
+  public static int hash(long high, long low, String opaque) {
+    long h = opaque != null ? opaque.hashCode() : high * 0x9E3779B97F4A7C15L + low;
+    h *= 0x9E3779B97F4A7C15L;
+    return (int) (h ^ (h >>> 32));
+  }
+
+  /** Whether two triples name the same uid. */
+  public static boolean same(long high, long low, String opaque, long otherHigh, long otherLow, String otherOpaque) {
+    return opaque == null ? otherOpaque == null && high == otherHigh && low == otherLow : opaque.equals(otherOpaque);
+  }
+
+  private static long bits(String text, int from, int to) {
+    long bits = 0;
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      if (c != '-') {
+        bits = bits << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
+      }
+    }
+    return bits;
+  }
+
+  private static void hex(byte[] text, int at, long bits, int digits) {
+    for (int i = digits - 1; i >= 0; i--) {
+      text[at + i] = (byte) HEX[(int) (bits & 0xF)];
+      bits >>>= 4;
+    }
+  }
+}
