@@ -1,6 +1,7 @@
 package dev.syncgc.core.model;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A uid as the graph keeps it: a canonical UUID (lower-case 8-4-4-4-12 hex, what the API server
@@ -10,32 +11,43 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Uids {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
+  /** Each character's value as a lower-case hex digit, -1 if it is none. */
+  private static final byte[] DIGIT = new byte[128];
+
+  static {
+    Arrays.fill(DIGIT, (byte) -1);
+    for (int i = 0; i < HEX.length; i++) {
+      DIGIT[HEX[i]] = (byte) i;
+    }
+  }
 
   private Uids() {}
 
   /** Whether {@code uid} is a canonical UUID, so that {@link #format} gives back the same text. */
   public static boolean canonical(String uid) {
-    if (uid.length() != 36) {
-      return false;
+    return uid.length() == 36 && uid.charAt(8) == '-' && uid.charAt(13) == '-' && uid.charAt(18) == '-'
+        && uid.charAt(23) == '-'
+        && (hex(uid, 0, 8) | hex(uid, 9, 13) | hex(uid, 14, 18) | hex(uid, 19, 23) | hex(uid, 24, 36)) >= 0;
+  }
+
+  /** Negative unless every character in [from, to) is a lower-case hex digit. */
+  private static int hex(String text, int from, int to) {
+    int invalid = 0; // one branch for the run, not one per character
+    for (int i = from; i < to; i++) {
+      char c = text.charAt(i);
+      invalid |= c < 128 ? DIGIT[c] : -1;
     }
-    for (int i = 0; i < 36; i++) {
-      char c = uid.charAt(i);
-      boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : c >= '0' && c <= '9' || c >= 'a' && c <= 'f';
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
+    return invalid;
   }
 
   /** The first 64 bits of a canonical UUID. */
   public static long high(String canonical) {
-    return bits(canonical, 0, 19);
+    return digits(canonical, 0, 8) << 32 | digits(canonical, 9, 13) << 16 | digits(canonical, 14, 18);
   }
 
   /** The last 64 bits of a canonical UUID. */
   public static long low(String canonical) {
-    return bits(canonical, 19, 36);
+    return digits(canonical, 19, 23) << 48 | digits(canonical, 24, 36);
   }
 
   /** The uid as text: {@code opaque}, or the canonical UUID of {@code high} and {@code low}. */
@@ -68,13 +80,10 @@ public final class Uids {
     return opaque == null ? otherOpaque == null && high == otherHigh && low == otherLow : opaque.equals(otherOpaque);
   }
 
-  private static long bits(String text, int from, int to) {
+  private static long digits(String text, int from, int to) {
     long bits = 0;
     for (int i = from; i < to; i++) {
-      char c = text.charAt(i);
-      if (c != '-') {
-        bits = bits << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
-      }
+      bits = bits << 4 | DIGIT[text.charAt(i)];
     }
     return bits;
   }
