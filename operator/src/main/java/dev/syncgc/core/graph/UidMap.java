@@ -96,8 +96,7 @@ final class UidMap implements Iterable<Node> {
   }
 
   private static int home(long high, long low, String opaque, int mask) {
-    int h = Uids.hash(high, low, opaque);
-    return (h ^ (h >>> 16)) & mask;
+    return Uids.hash(high, low, opaque) & mask;
   }
 
   private void resize(int capacity) {

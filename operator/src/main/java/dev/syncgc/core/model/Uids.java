@@ -27,11 +27,12 @@ public final class Uids {
   public static boolean canonical(String uid) {
     return uid.length() == 36 && uid.charAt(8) == '-' && uid.charAt(13) == '-' && uid.charAt(18) == '-'
         && uid.charAt(23) == '-'
-        && (hex(uid, 0, 8) | hex(uid, 9, 13) | hex(uid, 14, 18) | hex(uid, 19, 23) | hex(uid, 24, 36)) >= 0;
+        && (digitCheck(uid, 0, 8) | digitCheck(uid, 9, 13) | digitCheck(uid, 14, 18) | digitCheck(uid, 19, 23)
+            | digitCheck(uid, 24, 36)) >= 0;
   }
 
   /** Negative unless every character in [from, to) is a lower-case hex digit. */
-  private static int hex(String text, int from, int to) {
+  private static int digitCheck(String text, int from, int to) {
     int invalid = 0; // one branch for the run, not one per character
     for (int i = from; i < to; i++) {
       char c = text.charAt(i);
@@ -56,15 +57,15 @@ public final class Uids {
       return opaque;
     }
     byte[] text = new byte[36];
-    hex(text, 0, high >>> 32, 8);
+    writeDigits(text, 0, high >>> 32, 8);
     text[8] = '-';
-    hex(text, 9, high >>> 16, 4);
+    writeDigits(text, 9, high >>> 16, 4);
     text[13] = '-';
-    hex(text, 14, high, 4);
+    writeDigits(text, 14, high, 4);
     text[18] = '-';
-    hex(text, 19, low >>> 48, 4);
+    writeDigits(text, 19, low >>> 48, 4);
     text[23] = '-';
-    hex(text, 24, low, 12);
+    writeDigits(text, 24, low, 12);
     return new String(text, StandardCharsets.ISO_8859_1);
   }
 
@@ -88,7 +89,7 @@ public final class Uids {
     return bits;
   }
 
-  private static void hex(byte[] text, int at, long bits, int digits) {
+  private static void writeDigits(byte[] text, int at, long bits, int digits) {
     for (int i = digits - 1; i >= 0; i--) {
       text[at + i] = (byte) HEX[(int) (bits & 0xF)];
       bits >>>= 4;
