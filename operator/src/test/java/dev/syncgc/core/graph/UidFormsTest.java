@@ -63,7 +63,7 @@ class UidFormsTest {
     Arbitrary<Integer> index = Arbitraries.integers().between(0, 11);
     return Combinators.combine(index, Arbitraries.integers().between(0, 9), index.list().ofMaxSize(3))
         .as((uid, roll, owners) -> new Op(uid, roll == 0, owners))
-        .list().ofMaxSize(40);
+        .list().ofMinSize(4).ofMaxSize(40);
   }
 
   @Property(tries = 500)
