@@ -72,8 +72,8 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.discovery = discovery;
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));
-    this.barrier = new FreshnessBarrier(reads, settings.namespaces(), graph::knows, this::upserted,
-        metrics::unseenFound, System::nanoTime, listPool, states);
+    this.barrier = new FreshnessBarrier(reads::listMetadata, reflectors::deliveredUpTo, settings.namespaces(),
+        graph::knows, this::upserted, metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
         reflectors::refusedKinds, states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
@@ -143,7 +143,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   @Override
   public void upserted(TrackedKind kind, ObjectMetadata meta) {
     if (meta.beingDeleted()) {
-      barrier.deletionSeen(meta.uid());
+      barrier.deletionSeen(meta);
       executor.deletionSeen(meta.uid());
     }
     boolean firstSeen = graph.get(meta.uid()) == null;

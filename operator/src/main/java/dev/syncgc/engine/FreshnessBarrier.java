@@ -2,7 +2,6 @@ package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
@@ -18,6 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -28,9 +28,15 @@ import org.slf4j.LoggerFactory;
  * was seen, before anything is deleted or released for it (the "unhandled case" of the Kubernetes
  * synchronous-GC proposal).
  *
- * <p>Watches of different kinds are not ordered with each other, and resourceVersions of different
- * kinds are not comparable (Kubernetes orders them within one resource type only). So no watch
- * position is trusted: the guarantee comes from order in time alone. A LIST of a kind is a
+ * <p>Dependents of the owner's own kind: its watch delivers that kind's events in the API server's
+ * order, and resourceVersions of one resource compare (KEP-5504). Once the watch has delivered
+ * everything up to the version the owner was first seen deleted at, every object of the kind created
+ * before is in the graph: no LIST is needed ({@link Positions}). In a tree of one kind, the usual
+ * shape, this spares a LIST of the whole namespace per wave of owners.
+ *
+ * <p>Other kinds: watches of different kinds are not ordered with each other, and resourceVersions of
+ * different kinds are not comparable. So their watch positions are not trusted: the guarantee comes
+ * from order in time alone. A LIST of a kind is a
  * consistent read served after it was sent; sent after the owner's deletion was seen, it shows every
  * object of that kind created before the deletion and still there. Every listed object the graph
  * does not know yet is fed to it, so one LIST answers for every owner whose deletion was seen before
@@ -48,7 +54,18 @@ final class FreshnessBarrier {
 
   private record Failure(String reason, long untilNanos) {}
 
-  private final KubeApi api;
+  /** A consistent metadata LIST of a kind in a namespace (null: all), each item handed over. */
+  interface Lister {
+    void list(TrackedKind kind, String namespace, Consumer<ObjectMetadata> each);
+  }
+
+  /** How far a kind's watch has delivered its events in a namespace: {@code Reflectors.deliveredUpTo}. */
+  interface Positions {
+    long deliveredUpTo(TrackedKind kind, String namespace);
+  }
+
+  private final Lister lister;
+  private final Positions positions;
   private final Set<String> namespaces;
   private final BiPredicate<String, Long> known;
   private final BiConsumer<TrackedKind, ObjectMetadata> feed;
@@ -61,18 +78,21 @@ final class FreshnessBarrier {
   private final Executor lists;
 
   /**
+   * @param lister the LISTs (KubeApi::listMetadata)
+   * @param positions how far each kind's watch has delivered (Reflectors::deliveredUpTo)
    * @param namespaces the watched namespaces, empty for all: nothing outside them is listed or fed
    * @param known whether the graph knows an object (uid) at a resourceVersion or later, or saw it go
    * @param feed where objects found by a LIST go: into the graph, as if watched
    * @param found counts the objects fed (a metric)
    * @param lists runs the LISTs of one check in parallel
    */
-  FreshnessBarrier(KubeApi api, Set<String> namespaces, BiPredicate<String, Long> known,
+  FreshnessBarrier(Lister lister, Positions positions, Set<String> namespaces, BiPredicate<String, Long> known,
       BiConsumer<TrackedKind, ObjectMetadata> feed, IntConsumer found, LongSupplier nanoTime,
       Executor lists, ObjectStates states) {
     this.states = states;
     this.lists = lists;
-    this.api = api;
+    this.lister = lister;
+    this.positions = positions;
     this.namespaces = Set.copyOf(namespaces);
     this.known = known;
     this.feed = feed;
@@ -81,8 +101,14 @@ final class FreshnessBarrier {
   }
 
   /** The graph saw this object being deleted (the first time counts). */
-  void deletionSeen(String uid) {
-    seenAt(states.of(uid));
+  void deletionSeen(ObjectMetadata object) {
+    ObjectStates.State state = states.of(object.uid());
+    synchronized (state) {
+      if (state.deletionSeenNanos < 0) {
+        state.deletionSeenNanos = nanoTime.getAsLong();
+        state.deletionSeenVersion = object.resourceVersion();
+      }
+    }
   }
 
   private long seenAt(ObjectStates.State state) {
@@ -111,6 +137,9 @@ final class FreshnessBarrier {
       if (owner.ref().namespaced() && !kind.namespaced()) {
         continue; // a cluster-scoped object cannot have a namespaced owner
       }
+      if (watchedPast(owner, kind, state.deletionSeenVersion)) {
+        continue;
+      }
       for (String namespace : scopes(owner, kind)) {
         // kinds are listed in parallel: the check costs the slowest LIST, not their sum
         checks.add(CompletableFuture.supplyAsync(() -> listedAfter(kind, namespace, seenAt), lists));
@@ -132,6 +161,16 @@ final class FreshnessBarrier {
       state.verified = true;
     }
     return unverified;
+  }
+
+  /**
+   * Whether the watch of the owner's own kind has delivered every event up to the version the owner was
+   * first seen deleted at (0: unknown, e.g. an opaque resourceVersion; then a LIST decides).
+   */
+  private boolean watchedPast(ObjectMetadata owner, TrackedKind kind, long deletionSeenVersion) {
+    return deletionSeenVersion > 0 && kind.group().equals(owner.ref().group())
+        && kind.kind().equals(owner.ref().kind())
+        && positions.deliveredUpTo(kind, owner.ref().namespace()) >= deletionSeenVersion;
   }
 
   /** Where dependents of {@code owner} of this kind may live, among the watched namespaces; null: all. */
@@ -162,7 +201,7 @@ final class FreshnessBarrier {
       long sentAt = nanoTime.getAsLong();
       AtomicInteger fed = new AtomicInteger();
       try {
-        api.listMetadata(kind, namespace, item -> {
+        lister.list(kind, namespace, item -> {
           if (!known.test(item.uid(), item.resourceVersion())) {
             log.info("freshness check found an object the watch has not delivered yet kind={} namespace={}"
                 + " name={} uid={}", kind, item.ref().namespace(), item.ref().name(), item.uid());

@@ -18,6 +18,8 @@ final class ObjectStates {
   static final class State {
     /** FreshnessBarrier: when the graph first saw the object being deleted (System.nanoTime), or -1. */
     volatile long deletionSeenNanos = -1;
+    /** FreshnessBarrier: the resourceVersion it was first seen being deleted at, 0 if unknown. */
+    volatile long deletionSeenVersion;
     /** FreshnessBarrier: the graph's view is as fresh as the object's deletion. */
     volatile boolean verified;
     /** ObjectSync: held by syncgc while its dependents go. */

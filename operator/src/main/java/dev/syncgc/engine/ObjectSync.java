@@ -222,8 +222,11 @@ final class ObjectSync {
   private void reportInvalidLinks(ObjectMetadata object, boolean askDiscovery) {
     for (OwnerLink link : object.owners()) {
       LinkValidity validity = graph.validity(object, link);
+      if (validity == LinkValidity.VALID) {
+        continue; // on every watch event of every object: nothing built for the usual case
+      }
       String key = link.uid() + "\n" + validity;
-      if (validity == LinkValidity.VALID || reportedAlready(object.uid(), key)) {
+      if (reportedAlready(object.uid(), key)) {
         continue;
       }
       if (validity == LinkValidity.UNKNOWN_KIND

@@ -30,6 +30,8 @@ class ReflectorsTest {
   private ScriptedApiServer server;
   private Reflectors reflectors;
   private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+  /** {@link Reflectors#deliveredUpTo} as each event reached the graph. */
+  private final ConcurrentLinkedQueue<Long> positions = new ConcurrentLinkedQueue<>();
 
   static String item(String name, long rv) {
     return "{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{\"namespace\":\"ns\","
@@ -81,11 +83,13 @@ class ReflectorsTest {
           @Override
           public void upserted(TrackedKind kind, ObjectMetadata object) {
             seen.add("upserted " + object.ref().name() + "@" + object.resourceVersion());
+            positions.add(reflectors.deliveredUpTo(CONFIGMAPS, "ns"));
           }
 
           @Override
           public void deleted(TrackedKind kind, ObjectMetadata object) {
             seen.add("deleted " + object.ref().name());
+            positions.add(reflectors.deliveredUpTo(CONFIGMAPS, "ns"));
           }
 
           @Override
@@ -136,6 +140,26 @@ class ReflectorsTest {
         + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=\\d+"), watchLists().toString());
     assertEquals(List.of(), lists(), "no LIST");
     assertEquals("13", watchVersions().get(0), "the stream's end is resumed from its last event");
+  }
+
+  @Test
+  void theDeliveredPositionMovesOnlyWithEventsInTheServersOrderNeverDuringTheInitialEvents() throws Exception {
+    start(q -> {
+      if (q.contains("sendInitialEvents=true")) { // initial events come in no order of versions
+        return new Answer(200, null, event("ADDED", item("a", 7)) + event("ADDED", item("b", 5)) + endBookmark(9)
+            + event("MODIFIED", item("a", 12)) + event("DELETED", item("b", 13)) + bookmark(20));
+      }
+      return new Answer(q.contains("watch=true") ? 200 : 500, null, q.contains("watch=true") ? "" : "{}");
+    });
+    reflectors.track(CONFIGMAPS).get(10, TimeUnit.SECONDS);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> reflectors.deliveredUpTo(CONFIGMAPS, "ns") == 20);
+    assertEquals(List.of(0L, 0L, 9L, 12L), List.copyOf(positions).subList(0, 4),
+        "nothing during the initial events (a@7 does not say b@5 was delivered), the list's version at its end,"
+            + " then each event's");
+    assertEquals(20, reflectors.deliveredUpTo(CONFIGMAPS, "other"), "one watch of all namespaces");
+    reflectors.untrack(CONFIGMAPS);
+    assertEquals(0, reflectors.deliveredUpTo(CONFIGMAPS, "ns"), "an untracked kind says nothing");
   }
 
   @Test

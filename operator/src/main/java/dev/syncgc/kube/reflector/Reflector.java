@@ -47,6 +47,12 @@ final class Reflector {
     /** A list (paged, or a watch list's initial events) read at {@code at} held exactly {@code held} (uids), all delivered. */
     void listed(long at, Set<String> held);
 
+    /**
+     * Every event of the watch up to this resourceVersion is delivered: the watch's events come in the
+     * API server's order, so nothing of the kind older than it is missing. Not said during a list.
+     */
+    void progressed(long resourceVersion);
+
     /** The API server refuses to list or watch the kind (403). */
     void refused(KubernetesClientException e);
   }
@@ -232,6 +238,8 @@ final class Reflector {
       version = initial.at();
       listener.listed(initial.at(), initial.held());
       backoff.reset();
+    } else if (!listing) {
+      listener.progressed(version);
     }
     return Cut.NONE;
   }

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +60,8 @@ public final class Reflectors implements AutoCloseable {
   private final Map<String, CompletableFuture<Void>> syncedFutures = new ConcurrentHashMap<>();
   private final Map<String, List<Reflector>> reflectors = new ConcurrentHashMap<>();
   private final Set<String> refused = ConcurrentHashMap.newKeySet();
+  /** Per kind, per watched namespace ("" for one watch of all): up to which version its events are in the graph. */
+  private final Map<String, Map<String, AtomicLong>> delivered = new ConcurrentHashMap<>();
   private final EventDelay delay = EventDelay.fromEnvironment(DELAY_ENV, System.getenv(DELAY_ENV));
   private final ExecutorService lists = Executors.newFixedThreadPool(LIST_THREADS, daemon("reflector-list"));
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("reflector-retry"));
@@ -93,9 +96,12 @@ public final class Reflectors implements AutoCloseable {
     }
     List<Reflector> created = new ArrayList<>();
     List<CompletableFuture<Void>> synced = new ArrayList<>();
+    Map<String, AtomicLong> positions = new ConcurrentHashMap<>(); // a new kind's version starts from nothing
     for (String namespace : scopes) {
       CompletableFuture<Void> listed = new CompletableFuture<>();
-      created.add(new Reflector(kind, namespace, api, listener(kind, namespace, created, listed), lists, timer));
+      AtomicLong position = positions.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
+      created.add(new Reflector(kind, namespace, api, listener(kind, namespace, created, listed, position), lists,
+          timer));
       synced.add(listed.orTimeout(initialListTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
         // e.g. a conversion webhook down: the graph lacks this kind, so the freshness check of every
         // owner that may have such dependents fails and reports it until the list succeeds
@@ -104,6 +110,7 @@ public final class Reflectors implements AutoCloseable {
         return null;
       }));
     }
+    delivered.put(kind.groupKind(), positions);
     reflectors.put(kind.groupKind(), created); // before any event: events of other reflectors are dropped
     created.forEach(Reflector::start);
     log.info("tracking kind={} namespaced={}", kind, kind.namespaced());
@@ -116,6 +123,7 @@ public final class Reflectors implements AutoCloseable {
     kinds.remove(kind.groupKind());
     refused.remove(kind.groupKind());
     syncedFutures.remove(kind.groupKind());
+    delivered.remove(kind.groupKind());
     List<Reflector> stopped = reflectors.remove(kind.groupKind());
     if (stopped != null) {
       stopped.forEach(Reflector::stop);
@@ -126,9 +134,10 @@ public final class Reflectors implements AutoCloseable {
   /**
    * @param of the kind's reflectors this one belongs to: events are dropped once they are replaced
    * @param listed completed once the first list is delivered, or the kind refused
+   * @param position where {@link #deliveredUpTo} reads this reflector's progress
    */
   private Reflector.Listener listener(TrackedKind kind, String namespace, List<Reflector> of,
-      CompletableFuture<Void> listed) {
+      CompletableFuture<Void> listed, AtomicLong position) {
     return new Reflector.Listener() {
       @Override
       public void upserted(ObjectMetadata object) {
@@ -145,8 +154,17 @@ public final class Reflectors implements AutoCloseable {
         if (reflectors.get(kind.groupKind()) == of) {
           refused.remove(kind.groupKind()); // a permission granted later works without a restart
         }
-        deliver(kind, of, () -> sink.relisted(kind, namespace, at, held));
+        deliver(kind, of, () -> {
+          sink.relisted(kind, namespace, at, held);
+          position.accumulateAndGet(at, Math::max);
+        });
         delay.run(kind.kind(), () -> listed.complete(null)); // after the list's objects, also when delayed
+      }
+
+      @Override
+      public void progressed(long resourceVersion) {
+        // through the same (possibly delayed) path as the events: never ahead of what the graph holds
+        deliver(kind, of, () -> position.accumulateAndGet(resourceVersion, Math::max));
       }
 
       @Override
@@ -166,6 +184,20 @@ public final class Reflectors implements AutoCloseable {
         event.run();
       } // else replaced or stopped: the kind's new list (or its CRD's deletion) decides
     });
+  }
+
+  /**
+   * The resourceVersion up to which every event of {@code kind} in the watched scope holding
+   * {@code namespace} (ignored for a cluster-scoped kind) is in the graph, delivered in the API server's
+   * order; 0 when nothing is known (not listed yet, opaque versions, a namespace not watched).
+   * Kubernetes orders resourceVersions within one resource only (KEP-5504): compare it only with
+   * versions of objects of the same kind.
+   */
+  public long deliveredUpTo(TrackedKind kind, String namespace) {
+    Map<String, AtomicLong> positions = delivered.get(kind.groupKind());
+    boolean oneWatch = !kind.namespaced() || namespaces.isEmpty() || namespace == null;
+    AtomicLong position = positions == null ? null : positions.get(oneWatch ? "" : namespace);
+    return position == null ? 0 : position.get();
   }
 
   public boolean tracks(String groupKind) {
