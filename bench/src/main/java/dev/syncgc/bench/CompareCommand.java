@@ -50,6 +50,12 @@ final class CompareCommand implements Callable<Integer> {
           + "foreground=wide-1000/tree-10x4 (the built-in collector at 20 QPS needs about 20 min for 11,111 objects).")
   Map<String, String> only = new LinkedHashMap<>();
 
+  @Option(names = "--warm-up", split = ",", defaultValue = "wide-2000,tree-10x3",
+      description = "Untimed cascades each started operator runs first, so that the timed ones see the steady "
+          + "state of a long-running operator (as kube-controller-manager's collector and the floor, in the warm "
+          + "bench JVM, do), not its JIT compiler at work; 'none' for none (default: ${DEFAULT-VALUE}).")
+  List<String> warmUp;
+
   @Option(names = "--growth", description = "Write the results to --growth-csv (the report's section on cost as "
       + "work grows) instead of --csv.")
   boolean growth;
@@ -93,6 +99,7 @@ final class CompareCommand implements Callable<Integer> {
       csv.meta.put("kcm_default_qps", Kcm.DEFAULT_QPS);
       csv.meta.put("floor_parallelism", Integer.toString(floorParallelism));
       csv.meta.put("settle", settleMs + " ms + 0.5 ms per object");
+      csv.meta.put("warm_up", warmUpWorkloads().isEmpty() ? "none" : String.join(" ", warmUp));
       csv.meta.put("note", opts.note);
       csv.meta.put("operator_heap", opts.operatorHeap);
       only.forEach((c, ws) -> csv.meta.put("only_" + c, ws.replace('/', ' ')));
@@ -124,6 +131,9 @@ final class CompareCommand implements Callable<Integer> {
               if (c.usesOperator()) {
                 syncgc.start(c.operatorArgs());
                 syncgc.awaitReady(Duration.ofMinutes(5));
+                for (Workload w : warmUpWorkloads()) {
+                  runOne(cluster, builder, ctx, run, w, c, 0); // untimed: not in the CSV
+                }
               }
               for (Workload w : workloads) {
                 if (runs(c, w)) {
@@ -156,6 +166,11 @@ final class CompareCommand implements Callable<Integer> {
 
   private final long begun = System.nanoTime();
 
+  private List<Workload> warmUpWorkloads() {
+    return warmUp.stream().map(String::trim).filter(s -> !s.isEmpty() && !s.equals("none")).map(Workload::named)
+        .toList();
+  }
+
   private Map<String, Object> runOne(Cluster cluster, TreeBuilder builder, Contender.Context ctx, String run,
       Workload w, Contender c, int rep) throws Exception {
     String ns = ("syncgc-bench-" + w.name() + "-" + c.id() + "-r" + rep + "-" + run.substring(run.length() - 4))
@@ -177,7 +192,8 @@ final class CompareCommand implements Callable<Integer> {
     }
     long leftover = cluster.remainingItems(ns);
     cluster.deleteNamespace(ns);
-    log.info("r{} {} {} ({} objects, created in {}): {}{}{}{}{}  [{} s elapsed]", rep, w.name(), c.id(), tree.objects(),
+    log.info("{} {} {} ({} objects, created in {}): {}{}{}{}{}  [{} s elapsed]", rep == 0 ? "warm-up" : "r" + rep,
+        w.name(), c.id(), tree.objects(),
         Fmt.seconds(createSeconds), Fmt.seconds(m.seconds()),
         Double.isFinite(m.apiRequests()) && c.usesOperator() ? ", " + Fmt.count(m.apiRequests()) + " requests ("
             + m.requestsByVerb() + ")" : "",
@@ -185,6 +201,9 @@ final class CompareCommand implements Callable<Integer> {
             + ", after GC at most " + Fmt.mib(m.liveHeapBytes()) + ")" : "",
         Double.isFinite(m.cpuSeconds()) ? ", CPU " + Fmt.seconds(m.cpuSeconds()) : "",
         leftover > 0 ? ", " + leftover + " objects LEFT" : "", Math.round((System.nanoTime() - begun) / 1e9));
+    if (rep == 0) {
+      return Map.of(); // a warm-up
+    }
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("workload", w.name());
     row.put("shape", w.shape());

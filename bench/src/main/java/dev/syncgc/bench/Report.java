@@ -208,7 +208,12 @@ final class Report {
         .append(" and with the DeleteOptions syncgc sends (uid precondition, background propagation). "
         + "Each repetition runs every contender on every workload; the operator runs only during syncgc's runs "
         + "(it would ignore the other objects, which carry no annotation), and kube-controller-manager is "
-        + "restarted between its two settings and probed until its collector works. Figures: median of ")
+        + "restarted between its two settings and probed until its collector works. Each time the operator "
+        + "starts it first runs untimed warm-up cascades (")
+        .append(s.csv.meta.getOrDefault("warm_up", "none"))
+        .append("), so that the timed runs see a long-running operator with its code compiled, as "
+        + "kube-controller-manager and the floor (in the bench JVM) are; the first cascade after a start costs "
+        + "about twice the CPU (the JIT compiler). Figures: median of ")
         .append(s.csv.meta.getOrDefault("repetitions", "?"))
         .append(" repetitions, min–max in brackets. syncgc's API requests are the difference of "
         + "`syncgc_api_requests_total` before and after the run; its heap is `jvm_memory_used_bytes{area=\"heap\"}` "

@@ -80,7 +80,10 @@ final class ScaleSection {
     row(out, "**kube-controller-manager: heap per tracked object**", r.get("kcm_heap_per_object_bytes"),
         ScaleSection::bytes);
     row(out, "**start-up until /readyz 200**", r.get("ready_seconds"), Fmt::seconds);
-    row(out, "log: `starting` → `graph built`", r.get("graph_build_seconds"), Fmt::seconds);
+    row(out, "**start-up until the graph holds every object** (`syncgc_graph_objects`)",
+        r.get("graph_complete_seconds"), Fmt::seconds);
+    row(out, "log: `starting` → `graph built` (a kind still listing after --initial-list-timeout is not waited for)",
+        r.get("graph_build_seconds"), Fmt::seconds);
     row(out, "owner's DELETE → first dependent marked or gone", r.get("latency_seconds"),
         v -> Double.isFinite(v) ? String.format(Locale.ROOT, "%.0f ms", v * 1000) : "–");
     row(out, "cascade by syncgc: seconds", r.get("cascade_syncgc_seconds"), Fmt::seconds);
