@@ -146,8 +146,8 @@ class EdgeIT {
     ConfigMap unseen = create(ns.name(), "unseen", List.of(known));
     ObjectMetadata first = owner(ns.name(), "first");
     ObjectMetadata second = owner(ns.name(), "second");
-    barrier.deletionSeen(first.uid());
-    barrier.deletionSeen(second.uid());
+    barrier.deletionSeen(first);
+    barrier.deletionSeen(second);
     tick();
 
     assertEquals(List.of(), barrier.verify(first, List.of(CONFIG_MAP)));
@@ -158,7 +158,7 @@ class EdgeIT {
 
     ObjectMetadata later = owner(ns.name(), "later");
     tick();
-    barrier.deletionSeen(later.uid());
+    barrier.deletionSeen(later);
     tick();
     assertEquals(List.of(), barrier.verify(later, List.of(CONFIG_MAP)));
     assertEquals(lists + 1, lists(), "an owner seen after it needs a new LIST");
@@ -174,7 +174,7 @@ class EdgeIT {
       KubeApi refusedApi = new KubeApi(forbidden, new RateLimiter(1000, 1000), new SyncgcMetrics(registry));
       FreshnessBarrier barrier = barrier(refusedApi, graph(), new ArrayList<>());
       ObjectMetadata owner = owner(ns.name(), "owner");
-      barrier.deletionSeen(owner.uid());
+      barrier.deletionSeen(owner);
       tick();
 
       List<Blocker> blockers = barrier.verify(owner, List.of(CONFIG_MAP));
@@ -188,7 +188,8 @@ class EdgeIT {
   }
 
   private FreshnessBarrier barrier(KubeApi kubeApi, DependencyGraph graph, List<String> fed) {
-    return new FreshnessBarrier(kubeApi, Set.of(), graph::knows, (kind, item) -> {
+    // no watch position: the LISTs are what these tests are about
+    return new FreshnessBarrier(kubeApi::listMetadata, (kind, namespace) -> 0, Set.of(), graph::knows, (kind, item) -> {
       fed.add(item.ref().name());
       graph.upsert(item);
     }, n -> { }, now::get, Runnable::run, new ObjectStates());

@@ -67,16 +67,17 @@ class RingVerificationIT {
     ObjectMetadata a = ring[0];
     ObjectMetadata b = ring[1];
     KubeApi lister = objects.limitedApi(ns.name(), metrics, List.of("list"), List.of());
-    FreshnessBarrier barrier = new FreshnessBarrier(lister, Set.of(), objects.graph()::knows,
+    FreshnessBarrier barrier = new FreshnessBarrier(lister::listMetadata, (kind, namespace) -> 0, Set.of(),
+        objects.graph()::knows,
         (kind, item) -> objects.graph().upsert(item), n -> { }, now::get, Runnable::run,
         new ObjectStates());
     ObjectSync sync = objectSync(ns, barrier);
 
-    barrier.deletionSeen(a.uid());
+    barrier.deletionSeen(a);
     now.addAndGet(1_000);
     assertEquals(List.of(), barrier.verify(a, List.of(CONFIG_MAP)), "the owner's own check passes");
     now.addAndGet(1_000);
-    barrier.deletionSeen(b.uid()); // seen after the owner's LIST: that LIST does not answer for it
+    barrier.deletionSeen(b); // seen after the owner's LIST: that LIST does not answer for it
     objects.revoke();
     Awaitility.await("the API server refuses the LIST").atMost(Duration.ofSeconds(30)).until(() -> forbidden(lister, ns));
     List<Step> plan = new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)).plan(objects.graph(), a,
