@@ -14,7 +14,8 @@ import java.util.Set;
  * that bookmark the objects seen are no list: a stream that ends before it proves nothing absent.
  */
 final class InitialEvents {
-  private final Set<String> held = new HashSet<>();
+  /** Until handed over: the watch goes on for minutes, and this set holds a uid string per object. */
+  private Set<String> held = new HashSet<>();
   /** Read when the stream ends, on another thread than the events'. */
   private volatile long at = -1;
 
@@ -40,7 +41,7 @@ final class InitialEvents {
     return false;
   }
 
-  /** The end bookmark has come: {@link #held()} is a whole list read at {@link #at()}. */
+  /** The end bookmark has come: {@link #takeHeld()} is a whole list read at {@link #at()}. */
   boolean ended() {
     return at >= 0;
   }
@@ -49,7 +50,10 @@ final class InitialEvents {
     return at;
   }
 
-  Set<String> held() {
-    return held;
+  /** The uids of the initial events, handed over once: this object forgets them. */
+  Set<String> takeHeld() {
+    Set<String> taken = held;
+    held = Set.of();
+    return taken;
   }
 }

@@ -236,7 +236,7 @@ final class Reflector {
     }
     if (listing && initial.take(event)) {
       version = initial.at();
-      listener.listed(initial.at(), initial.held());
+      listener.listed(initial.at(), initial.takeHeld());
       backoff.reset();
     } else if (!listing) {
       listener.progressed(version);
