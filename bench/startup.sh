@@ -5,7 +5,7 @@
 # usage: bench/startup.sh JAR TARGET_OBJECTS [HEAP]   (HEAP: -Xmx, default 1g)
 set -euo pipefail
 JAR=$1; TARGET=$2; HEAP=${3:-1g}; PORT=${SYNCGC_STARTUP_PORT:-39999}
-metric() { curl -s "localhost:$PORT/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
+metric() { curl -s "localhost:$PORT/metrics" 2>/dev/null | awk -v m="$1" '$1 == m {print $2}' || true; }
 T0=$(date +%s.%N)
 java "-Xmx$HEAP" -jar "$JAR" --http-port "$PORT" --http-address 127.0.0.1 > "${TMPDIR:-/tmp}/syncgc-startup.log" 2>&1 &
 PID=$!
