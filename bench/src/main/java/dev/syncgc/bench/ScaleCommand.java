@@ -117,7 +117,7 @@ final class ScaleCommand implements Callable<Integer> {
     double graphBaseline = syncgc.graphObjects();
     add("baseline_heap_bytes", 0, baseline);
     log.info("fresh operator, empty cluster: heap {} after full GC, {} objects in its graph", Fmt.mib(baseline),
-        Fmt.count(syncgc.graphObjects()));
+        Fmt.count(graphBaseline));
     syncgc.stop();
 
     long t0 = System.nanoTime();
@@ -157,8 +157,8 @@ final class ScaleCommand implements Callable<Integer> {
       add("heap_bytes", rep, heap);
       add("heap_per_object_bytes", rep, (heap - baseline) / created);
       log.info("start-up {}: ready after {}, every object in the graph after {}, graph built in {} (log), {} "
-          + "objects in the graph, heap {} after full GC: {} B per object", rep, Fmt.seconds(ready.toMillis() / 1000.0), Fmt.seconds(complete),
-          built == null ? "?" : Fmt.seconds(built[0]), Fmt.count(graph), Fmt.mib(heap),
+          + "objects in the graph, heap {} after full GC: {} B per object", rep,
+          Fmt.seconds(ready.toMillis() / 1000.0), Fmt.seconds(complete), built == null ? "?" : Fmt.seconds(built[0]), Fmt.count(graph), Fmt.mib(heap),
           Math.round((heap - baseline) / created));
       if (rep == repetitions) {
         for (int i = 1; i <= latencySamples; i++) {

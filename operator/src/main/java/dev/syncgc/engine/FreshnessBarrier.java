@@ -102,19 +102,18 @@ final class FreshnessBarrier {
 
   /** The graph saw this object being deleted (the first time counts). */
   void deletionSeen(ObjectMetadata object) {
-    ObjectStates.State state = states.of(object.uid());
-    synchronized (state) {
-      if (state.deletionSeenNanos < 0) {
-        state.deletionSeenNanos = nanoTime.getAsLong();
-        state.deletionSeenVersion = object.resourceVersion();
-      }
-    }
+    seenAt(states.of(object.uid()), object.resourceVersion());
   }
 
-  private long seenAt(ObjectStates.State state) {
+  /**
+   * When the object was first seen deleted, recorded now (at {@code version}, 0 if unknown) unless it
+   * was before.
+   */
+  private long seenAt(ObjectStates.State state, long version) {
     synchronized (state) {
       if (state.deletionSeenNanos < 0) {
         state.deletionSeenNanos = nanoTime.getAsLong();
+        state.deletionSeenVersion = version;
       }
       return state.deletionSeenNanos;
     }
@@ -131,7 +130,7 @@ final class FreshnessBarrier {
     if (state.verified) {
       return List.of();
     }
-    long seenAt = seenAt(state);
+    long seenAt = seenAt(state, 0); // recorded by deletionSeen; if not, no version is known
     List<CompletableFuture<String>> checks = new ArrayList<>();
     for (TrackedKind kind : kinds) {
       if (owner.ref().namespaced() && !kind.namespaced()) {

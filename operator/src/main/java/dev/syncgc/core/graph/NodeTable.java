@@ -86,7 +86,7 @@ final class NodeTable {
   /** Whether one of {@code links} names the owner {@code link} names. */
   static boolean namesSameOwner(List<OwnerLink> links, OwnerLink link) {
     for (OwnerLink l : links) {
-      if (Uids.same(l.uidHigh(), l.uidLow(), l.opaqueUid(), link.uidHigh(), link.uidLow(), link.opaqueUid())) {
+      if (l.namesSameOwner(link)) {
         return true;
       }
     }

@@ -70,10 +70,14 @@ public final class OwnerLink {
     return name;
   }
 
+  /** Whether {@code other} names the same owner (by uid, whatever else it says). */
+  public boolean namesSameOwner(OwnerLink other) {
+    return Uids.same(uidHigh, uidLow, opaqueUid, other.uidHigh, other.uidLow, other.opaqueUid);
+  }
+
   @Override
   public boolean equals(Object o) {
-    return o instanceof OwnerLink other
-        && Uids.same(uidHigh, uidLow, opaqueUid, other.uidHigh, other.uidLow, other.opaqueUid)
+    return o instanceof OwnerLink other && namesSameOwner(other)
         && Objects.equals(apiVersion, other.apiVersion) && Objects.equals(kind, other.kind)
         && Objects.equals(name, other.name);
   }
