@@ -60,9 +60,16 @@ final class EdgeObjects {
   }
 
   ConfigMap create(String namespace, String name, List<ObjectRef> owners, List<String> finalizers) {
+    return create(namespace, name, owners, finalizers, null);
+  }
+
+  /** As above, with {@code blockOwnerDeletion} set on every reference (null: left out, as above). */
+  ConfigMap create(String namespace, String name, List<ObjectRef> owners, List<String> finalizers,
+      Boolean blockOwnerDeletion) {
     namespaces.add(namespace);
     List<OwnerReference> refs = owners.stream().map(o -> new OwnerReferenceBuilder().withApiVersion("v1")
-        .withKind("ConfigMap").withName(o.name()).withUid(o.uid()).build()).toList();
+        .withKind("ConfigMap").withName(o.name()).withUid(o.uid()).withBlockOwnerDeletion(blockOwnerDeletion)
+        .build()).toList();
     return client.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder().withNewMetadata()
         .withName(name).withOwnerReferences(refs).withFinalizers(finalizers).endMetadata()
         .addToData("k", "v").build()).create();

@@ -77,7 +77,12 @@ class FinalizerReleaseIT {
       c.getMetadata().setAnnotations(Map.of(Names.PROPAGATION, "Synchronous"));
       return c;
     });
-    objects.create(ns.name(), "child", List.of(objects.ref(owner)), List.of());
+    // blockOwnerDeletion, as controllers set it: the built-in collector's foreground deletion promises
+    // order only for blocking dependents (README, Uninstall). A non-blocking one stays for as long as
+    // another finalizer holds the owner whenever the collector's worker for the owner removes
+    // foregroundDeletion before its worker for the dependent read the owner (processDeletingDependentsItem):
+    // without this flag the test failed in CI once, the child still there after 60 s
+    objects.create(ns.name(), "child", List.of(objects.ref(owner)), List.of(), true);
     collectorHasSeenEverythingCreatedSoFar(ns.name());
     client.configMaps().inNamespace(ns.name()).withName("owner").delete();
     Awaitility.await().until(() -> objects.get(ns.name(), "owner").getMetadata().getDeletionTimestamp() != null);
