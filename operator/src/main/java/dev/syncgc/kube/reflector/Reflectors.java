@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,15 +57,29 @@ public final class Reflectors implements AutoCloseable {
   private final Set<String> namespaces;
   private final Duration initialListTimeout;
   private final ObjectEvents sink;
-  private final Map<String, TrackedKind> kinds = new ConcurrentHashMap<>();
-  private final Map<String, CompletableFuture<Void>> syncedFutures = new ConcurrentHashMap<>();
-  private final Map<String, List<Reflector>> reflectors = new ConcurrentHashMap<>();
-  private final Set<String> refused = ConcurrentHashMap.newKeySet();
-  /** Per kind, per watched namespace ("" for one watch of all): up to which version its events are in the graph. */
-  private final Map<String, Map<String, AtomicLong>> delivered = new ConcurrentHashMap<>();
+  /** Per tracked kind (group/kind): replaced whole when its CRD's storage version changes, dropped on untrack. */
+  private final Map<String, Watched> watched = new ConcurrentHashMap<>();
   private final EventDelay delay = EventDelay.fromEnvironment(DELAY_ENV, System.getenv(DELAY_ENV));
   private final ExecutorService lists = Executors.newFixedThreadPool(LIST_THREADS, daemon("reflector-list"));
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("reflector-retry"));
+
+  /**
+   * One tracked kind: its reflectors (one per watched namespace, or one for all), how far each has
+   * delivered, its initial list, and whether the API server refuses it. Events of a Watched no longer
+   * in {@link #watched} are dropped.
+   */
+  private static final class Watched {
+    final TrackedKind kind;
+    final List<Reflector> reflectors = new ArrayList<>();
+    /** Per watched namespace ("" for one watch of all): up to which version its events are in the graph. */
+    final Map<String, AtomicLong> delivered = new ConcurrentHashMap<>();
+    final AtomicBoolean refused = new AtomicBoolean();
+    CompletableFuture<Void> synced;
+
+    Watched(TrackedKind kind) {
+      this.kind = kind;
+    }
+  }
 
   /**
    * @param namespaces the namespaces to watch; empty for all
@@ -80,28 +95,25 @@ public final class Reflectors implements AutoCloseable {
 
   /** Starts watching a kind, unless it is watched already; completes once its initial list is in the graph. */
   public synchronized CompletableFuture<Void> track(TrackedKind kind) {
-    TrackedKind existing = kinds.get(kind.groupKind());
+    Watched existing = watched.get(kind.groupKind());
     if (existing != null) {
-      if (existing.equals(kind)) {
-        return syncedFutures.get(kind.groupKind());
+      if (existing.kind.equals(kind)) {
+        return existing.synced;
       }
-      untrack(existing); // the CRD's storage version changed
+      untrack(existing.kind); // the CRD's storage version changed
     }
-    kinds.put(kind.groupKind(), kind);
+    Watched w = new Watched(kind); // a new kind's versions start from nothing
     List<String> scopes = new ArrayList<>();
     if (!kind.namespaced() || namespaces.isEmpty()) {
       scopes.add(null);
     } else {
       scopes.addAll(namespaces.stream().sorted().toList());
     }
-    List<Reflector> created = new ArrayList<>();
     List<CompletableFuture<Void>> synced = new ArrayList<>();
-    Map<String, AtomicLong> positions = new ConcurrentHashMap<>(); // a new kind's version starts from nothing
     for (String namespace : scopes) {
       CompletableFuture<Void> listed = new CompletableFuture<>();
-      AtomicLong position = positions.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
-      created.add(new Reflector(kind, namespace, api, listener(kind, namespace, created, listed, position), lists,
-          timer));
+      AtomicLong position = w.delivered.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
+      w.reflectors.add(new Reflector(kind, namespace, api, listener(w, namespace, listed, position), lists, timer));
       synced.add(listed.orTimeout(initialListTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
         // e.g. a conversion webhook down: the graph lacks this kind, so the freshness check of every
         // owner that may have such dependents fails and reports it until the list succeeds
@@ -110,51 +122,44 @@ public final class Reflectors implements AutoCloseable {
         return null;
       }));
     }
-    delivered.put(kind.groupKind(), positions);
-    reflectors.put(kind.groupKind(), created); // before any event: events of other reflectors are dropped
-    created.forEach(Reflector::start);
+    w.synced = CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new));
+    watched.put(kind.groupKind(), w); // before any event: events of other reflectors are dropped
+    w.reflectors.forEach(Reflector::start);
     log.info("tracking kind={} namespaced={}", kind, kind.namespaced());
-    CompletableFuture<Void> all = CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new));
-    syncedFutures.put(kind.groupKind(), all);
-    return all;
+    return w.synced;
   }
 
   public synchronized void untrack(TrackedKind kind) {
-    kinds.remove(kind.groupKind());
-    refused.remove(kind.groupKind());
-    syncedFutures.remove(kind.groupKind());
-    delivered.remove(kind.groupKind());
-    List<Reflector> stopped = reflectors.remove(kind.groupKind());
+    Watched stopped = watched.remove(kind.groupKind());
     if (stopped != null) {
-      stopped.forEach(Reflector::stop);
+      stopped.reflectors.forEach(Reflector::stop);
       log.info("stopped tracking kind={}", kind);
     }
   }
 
   /**
-   * @param of the kind's reflectors this one belongs to: events are dropped once they are replaced
+   * @param w the kind this reflector belongs to: its events are dropped once that is replaced or stopped
    * @param listed completed once the first list is delivered, or the kind refused
    * @param position where {@link #deliveredUpTo} reads this reflector's progress
    */
-  private Reflector.Listener listener(TrackedKind kind, String namespace, List<Reflector> of,
-      CompletableFuture<Void> listed, AtomicLong position) {
+  private Reflector.Listener listener(Watched w, String namespace, CompletableFuture<Void> listed,
+      AtomicLong position) {
+    TrackedKind kind = w.kind;
     return new Reflector.Listener() {
       @Override
       public void upserted(ObjectMetadata object) {
-        deliver(kind, of, () -> sink.upserted(kind, object));
+        deliver(w, () -> sink.upserted(kind, object));
       }
 
       @Override
       public void deleted(ObjectMetadata object) {
-        deliver(kind, of, () -> sink.deleted(kind, object));
+        deliver(w, () -> sink.deleted(kind, object));
       }
 
       @Override
       public void listed(long at, Set<String> held) {
-        if (reflectors.get(kind.groupKind()) == of) {
-          refused.remove(kind.groupKind()); // a permission granted later works without a restart
-        }
-        deliver(kind, of, () -> {
+        w.refused.set(false); // a permission granted later works without a restart
+        deliver(w, () -> {
           sink.relisted(kind, namespace, at, held);
           position.accumulateAndGet(at, Math::max);
         });
@@ -164,12 +169,12 @@ public final class Reflectors implements AutoCloseable {
       @Override
       public void progressed(long resourceVersion) {
         // through the same (possibly delayed) path as the events: never ahead of what the graph holds
-        deliver(kind, of, () -> position.accumulateAndGet(resourceVersion, Math::max));
+        deliver(w, () -> position.accumulateAndGet(resourceVersion, Math::max));
       }
 
       @Override
       public void refused(KubernetesClientException e) {
-        if (reflectors.get(kind.groupKind()) == of && refused.add(kind.groupKind())) {
+        if (watched.get(kind.groupKind()) == w && w.refused.compareAndSet(false, true)) {
           log.error("no permission to list and watch kind={}; its objects are not tracked until it is granted"
               + " error=\"{}\"", kind, e.getMessage());
         }
@@ -178,9 +183,9 @@ public final class Reflectors implements AutoCloseable {
     };
   }
 
-  private void deliver(TrackedKind kind, List<Reflector> of, Runnable event) {
-    delay.run(kind.kind(), () -> {
-      if (reflectors.get(kind.groupKind()) == of) {
+  private void deliver(Watched w, Runnable event) {
+    delay.run(w.kind.kind(), () -> {
+      if (watched.get(w.kind.groupKind()) == w) {
         event.run();
       } // else replaced or stopped: the kind's new list (or its CRD's deletion) decides
     });
@@ -194,23 +199,24 @@ public final class Reflectors implements AutoCloseable {
    * versions of objects of the same kind.
    */
   public long deliveredUpTo(TrackedKind kind, String namespace) {
-    Map<String, AtomicLong> positions = delivered.get(kind.groupKind());
+    Watched w = watched.get(kind.groupKind());
     boolean oneWatch = !kind.namespaced() || namespaces.isEmpty() || namespace == null;
-    AtomicLong position = positions == null ? null : positions.get(oneWatch ? "" : namespace);
+    AtomicLong position = w == null ? null : w.delivered.get(oneWatch ? "" : namespace);
     return position == null ? 0 : position.get();
   }
 
   public boolean tracks(String groupKind) {
-    return kinds.containsKey(groupKind);
+    return watched.containsKey(groupKind);
   }
 
   public TrackedKind kind(String groupKind) {
-    return kinds.get(groupKind);
+    Watched w = watched.get(groupKind);
+    return w == null ? null : w.kind;
   }
 
   /** The tracked kind of an object; it must be tracked (the graph holds only such objects). */
   public TrackedKind kindOf(ObjectRef ref) {
-    TrackedKind kind = kinds.get(ref.group() + "/" + ref.kind());
+    TrackedKind kind = kind(ref.group() + "/" + ref.kind());
     if (kind == null) {
       throw new IllegalStateException("kind of " + ref + " is no longer tracked");
     }
@@ -222,24 +228,24 @@ public final class Reflectors implements AutoCloseable {
    * so nothing of them is deleted or waited for; they are named when a deletion completes).
    */
   public List<TrackedKind> listableKinds() {
-    return kinds.values().stream().filter(k -> !refused.contains(k.groupKind())).toList();
+    return watched.values().stream().filter(w -> !w.refused.get()).map(w -> w.kind).toList();
   }
 
   /** Tracked kinds whose list and watch the API server refuses (403), as group/kind. */
   public List<String> refusedKinds() {
-    return refused.stream().sorted().toList();
+    return watched.values().stream().filter(w -> w.refused.get()).map(w -> w.kind.groupKind()).sorted().toList();
   }
 
   /** For liveness: how many reflectors there are, and how many are watching now. */
   public Liveness.Watches watches() {
-    List<Reflector> all = reflectors.values().stream().flatMap(List::stream).toList();
+    List<Reflector> all = watched.values().stream().flatMap(w -> w.reflectors.stream()).toList();
     return new Liveness.Watches(all.size(), (int) all.stream().filter(Reflector::watching).count());
   }
 
   @Override
   public synchronized void close() {
-    reflectors.values().forEach(list -> list.forEach(Reflector::stop));
-    reflectors.clear();
+    watched.values().forEach(w -> w.reflectors.forEach(Reflector::stop));
+    watched.clear();
     timer.shutdownNow();
     lists.shutdownNow();
   }
