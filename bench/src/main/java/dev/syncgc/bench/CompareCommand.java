@@ -132,7 +132,7 @@ final class CompareCommand implements Callable<Integer> {
                 syncgc.start(c.operatorArgs());
                 syncgc.awaitReady(Duration.ofMinutes(5));
                 for (Workload w : warmUpWorkloads()) {
-                  runOne(cluster, builder, ctx, run, w, c, 0); // untimed: not in the CSV
+                  runOne(cluster, builder, ctx, run, w, c, WARM_UP); // untimed: not in the CSV
                 }
               }
               for (Workload w : workloads) {
@@ -165,6 +165,8 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   private final long begun = System.nanoTime();
+  /** The repetition number of an untimed warm-up cascade: logged, never in the CSV (timed ones count from 1). */
+  private static final int WARM_UP = 0;
 
   private List<Workload> warmUpWorkloads() {
     return warmUp.stream().map(String::trim).filter(s -> !s.isEmpty() && !s.equals("none")).map(Workload::named)
@@ -192,7 +194,7 @@ final class CompareCommand implements Callable<Integer> {
     }
     long leftover = cluster.remainingItems(ns);
     cluster.deleteNamespace(ns);
-    log.info("{} {} {} ({} objects, created in {}): {}{}{}{}{}  [{} s elapsed]", rep == 0 ? "warm-up" : "r" + rep,
+    log.info("{} {} {} ({} objects, created in {}): {}{}{}{}{}  [{} s elapsed]", rep == WARM_UP ? "warm-up" : "r" + rep,
         w.name(), c.id(), tree.objects(),
         Fmt.seconds(createSeconds), Fmt.seconds(m.seconds()),
         Double.isFinite(m.apiRequests()) && c.usesOperator() ? ", " + Fmt.count(m.apiRequests()) + " requests ("
@@ -201,8 +203,8 @@ final class CompareCommand implements Callable<Integer> {
             + ", after GC at most " + Fmt.mib(m.liveHeapBytes()) + ")" : "",
         Double.isFinite(m.cpuSeconds()) ? ", CPU " + Fmt.seconds(m.cpuSeconds()) : "",
         leftover > 0 ? ", " + leftover + " objects LEFT" : "", Math.round((System.nanoTime() - begun) / 1e9));
-    if (rep == 0) {
-      return Map.of(); // a warm-up
+    if (rep == WARM_UP) {
+      return Map.of();
     }
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("workload", w.name());
