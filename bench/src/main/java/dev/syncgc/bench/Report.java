@@ -160,10 +160,21 @@ final class Report {
     }
     targets(out, s, scaleResult);
     GrowthSection.targets(out, g, scaleResult);
+    out.append(KEPT).append("\n").append(Files.exists(md) ? kept(Files.readString(md, StandardCharsets.UTF_8)) : "");
     if (md.getParent() != null) {
       Files.createDirectories(md.getParent());
     }
     Files.writeString(md, out.toString(), StandardCharsets.UTF_8);
+  }
+
+  /** The line after which the report is written by hand (runs not redone by every bench): kept as it is. */
+  static final String KEPT = "<!-- Written by hand below this line (figures of single runs, with their method):"
+      + " the benchmark tool keeps it. -->";
+
+  /** What follows the {@link #KEPT} line of a report, or nothing. */
+  static String kept(String report) {
+    int at = report.indexOf(KEPT);
+    return at < 0 ? "" : report.substring(report.indexOf('\n', at) + 1);
   }
 
   private static String name(Path md, String suffix) {
