@@ -167,6 +167,7 @@ final class CompareCommand implements Callable<Integer> {
   private final long begun = System.nanoTime();
   /** The repetition number of an untimed warm-up cascade: logged, never in the CSV (timed ones count from 1). */
   private static final int WARM_UP = 0;
+  private final java.util.concurrent.atomic.AtomicInteger warmUps = new java.util.concurrent.atomic.AtomicInteger();
 
   private List<Workload> warmUpWorkloads() {
     return warmUp.stream().map(String::trim).filter(s -> !s.isEmpty() && !s.equals("none")).map(Workload::named)
@@ -175,7 +176,8 @@ final class CompareCommand implements Callable<Integer> {
 
   private Map<String, Object> runOne(Cluster cluster, TreeBuilder builder, Contender.Context ctx, String run,
       Workload w, Contender c, int rep) throws Exception {
-    String ns = ("syncgc-bench-" + w.name() + "-" + c.id() + "-r" + rep + "-" + run.substring(run.length() - 4))
+    String attempt = rep == WARM_UP ? "w" + warmUps.incrementAndGet() : "r" + rep; // a workload may warm up twice
+    String ns = ("syncgc-bench-" + w.name() + "-" + c.id() + "-" + attempt + "-" + run.substring(run.length() - 4))
         .toLowerCase();
     cluster.createNamespace(ns, run);
     double graphBefore = c.usesOperator() ? ctx.syncgc().graphObjects() : 0;
