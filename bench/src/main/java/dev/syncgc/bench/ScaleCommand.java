@@ -59,7 +59,8 @@ final class ScaleCommand implements Callable<Integer> {
 
   @Option(names = "--reuse", description = "Measure start-ups and latency over the objects a `--keep` run left "
       + "(same --namespaces): nothing is created or deleted, kube-controller-manager is not measured, no cascades. "
-      + "Pairs operator jars over one set of objects: a 1,000,000-object cluster takes over 20 minutes to fill.")
+      + "Pairs operator jars over one set of objects: a 1,000,000-object cluster takes 14 minutes to fill. Give it "
+      + "a --scale-csv of its own: the default one feeds docs/benchmarks.md's scale section.")
   boolean reuse;
 
   private final Csv csv = new Csv(HEADER);
