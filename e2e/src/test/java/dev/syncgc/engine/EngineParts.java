@@ -60,10 +60,15 @@ final class EngineParts implements AutoCloseable {
 
   /** A StepExecutor on the graph of {@link #objects}, calling the API server through {@code api}. */
   StepExecutor executor(String namespace, KubeApi api) throws Exception {
+    return executor(namespace, api, Clock.systemUTC());
+  }
+
+  /** As above, with the executor's clock given (how long a plan's calls go on being sent). */
+  StepExecutor executor(String namespace, KubeApi api, Clock clock) throws Exception {
     Reflectors watched = reflectors(namespace);
     DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of,
         new ObjectStates());
-    return new StepExecutor(objects.graph(), api, reporter, watched, queue, Clock.systemUTC(), Duration.ofSeconds(30),
+    return new StepExecutor(objects.graph(), api, reporter, watched, queue, clock, Duration.ofSeconds(30),
         calls, new ObjectStates());
   }
 

@@ -26,8 +26,11 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +44,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The StepExecutor and DependentActions against the real API server, whose answers (422 from a JSON
  * patch test, 409 from a precondition, 403 from RBAC) are what they must act on: a failed call on a
- * dependent never lets the owner go, a conflict means "plan again", and one sync sends at most
- * {@link StepExecutor#MAX_CALLS_PER_SYNC} calls.
+ * dependent never lets the owner go, a conflict means "plan again", and one sync sends its plan's calls
+ * {@link PlanCalls#MAX_IN_FLIGHT} at a time while the plan is fresh.
  */
 @ExtendWith(TestNamespace.Extension.class)
 class StepExecutorIT {
@@ -288,20 +291,61 @@ class StepExecutorIT {
     assertEquals(0, deletes(), "no DELETE for an object the graph saw deleted");
   }
 
-  @Test
-  void oneSyncSendsAtMostTheCapAndPutsTheOwnerBackForTheRest(TestNamespace ns) throws Exception {
-    StepExecutor executor = executor(ns, admin);
-    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
-    int dependents = StepExecutor.MAX_CALLS_PER_SYNC + 44;
+  /** Steps deleting {@code n} ConfigMaps that are gone already (each DELETE answered 404: done), then a wait. */
+  private static List<Step> deletionsOfGoneObjects(String namespace, int n) {
     List<Step> steps = new ArrayList<>();
-    for (int i = 0; i < dependents; i++) { // gone already: each DELETE is answered 404, which counts as done
-      steps.add(new Step.DeleteDependent(new ObjectMetadata(new ObjectRef("v1", "ConfigMap", ns.name(), "d" + i,
+    for (int i = 0; i < n; i++) {
+      steps.add(new Step.DeleteDependent(new ObjectMetadata(new ObjectRef("v1", "ConfigMap", namespace, "d" + i,
           UUID.randomUUID().toString()), 1, List.of(), List.of(), null, null, Map.of(), Map.of()), false));
     }
-    steps.add(new Step.Wait(List.of(), dependents, Instant.now().plus(Duration.ofMinutes(10))));
+    steps.add(new Step.Wait(List.of(), n, Instant.now().plus(Duration.ofMinutes(10))));
+    return steps;
+  }
+
+  /** A clock that moves on by {@code step} each time it is read. */
+  private static Clock moving(Duration step) {
+    return new Clock() {
+      private Instant now = Instant.now();
+
+      @Override
+      public synchronized Instant instant() {
+        Instant t = now;
+        now = now.plus(step);
+        return t;
+      }
+
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+    };
+  }
+
+  @Test
+  void aFreshPlanIsSentBatchAfterBatchInOneSync(TestNamespace ns) throws Exception {
+    StepExecutor executor = parts.executor(ns.name(), admin, Clock.fixed(Instant.now(), ZoneOffset.UTC));
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    int dependents = 2 * PlanCalls.MAX_IN_FLIGHT + 44;
+
+    assertEquals(Next.DONE, executor.run(owner, synchronous(), deletionsOfGoneObjects(ns.name(), dependents)));
+    assertEquals(dependents, deletes(), "every call of the plan, in batches");
+    assertEquals(0, queue.depth(), "nothing left for a second sync");
+  }
+
+  @Test
+  void aPlanOlderThanItsUseLeavesTheRestToTheNextSync(TestNamespace ns) throws Exception {
+    StepExecutor executor = parts.executor(ns.name(), admin, moving(PlanCalls.PLAN_USED_FOR));
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    int dependents = PlanCalls.MAX_IN_FLIGHT + 44;
+    List<Step> steps = deletionsOfGoneObjects(ns.name(), dependents);
 
     assertEquals(Next.DONE, executor.run(owner, synchronous(), steps));
-    assertEquals(StepExecutor.MAX_CALLS_PER_SYNC, deletes(), "the first sync is capped");
+    assertEquals(PlanCalls.MAX_IN_FLIGHT, deletes(), "one batch, then the plan is too old");
     assertEquals(owner.uid(), queue.take(), "the owner is queued again at once for the rest");
     queue.done(owner.uid());
 

@@ -1,6 +1,7 @@
 package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.Blocker;
+import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
@@ -13,10 +14,8 @@ import dev.syncgc.kube.reflector.Reflectors;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * Carries out the planner's steps for one owner as API calls; what users see of them is the
@@ -24,9 +23,6 @@ import java.util.concurrent.Callable;
  * from a fresh view.
  */
 final class StepExecutor {
-  /** Calls one owner may have in flight per sync; the owner then goes to the back of the queue. */
-  static final int MAX_CALLS_PER_SYNC = 256;
-
   /** What the owner's worker should do after the steps ran. */
   enum Next { DONE, RETRY }
 
@@ -62,11 +58,11 @@ final class StepExecutor {
 
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Instant deadline = null;
-    List<Callable<Next>> batch = new ArrayList<>();
-    boolean more = false;
+    PlanCalls batches = new PlanCalls(calls, clock, DeletionPlanner.deadlineOf(owner));
     for (Step step : steps) {
       if (step instanceof Step.Start start) {
         deadline = start.deadline();
+        batches.deadline(deadline);
         ApiResult r = start(owner, start);
         if (r.gone()) {
           return Next.DONE; // the owner went before its deletion could even start: nothing to do
@@ -81,17 +77,16 @@ final class StepExecutor {
       } else if (step instanceof Step.HandToOrphaning) {
         return handToOrphaning(owner);
       } else if (step instanceof Step.DropReference drop) {
-        more |= !addTo(batch, () -> dependents.dropReference(drop.dependent(), owner));
+        batches.add(() -> dependents.dropReference(drop.dependent(), owner));
       } else if (step instanceof Step.DeleteDependent delete) {
         if (!dependents.deleteSent(delete.dependent().uid())) { // not seen going yet: no second DELETE
           Instant startedDeadline = deadline;
-          more |= !addTo(batch, () -> dependents.delete(delete.dependent(), delete.finalizeFirst(), owner,
-              settings, startedDeadline));
+          batches.add(() -> dependents.delete(delete.dependent(), delete.finalizeFirst(), owner, settings,
+              startedDeadline));
         }
       } else {
-        Next acted = calls.runAll(batch);
-        batch.clear();
-        if (more) {
+        Next acted = batches.finish();
+        if (batches.more()) {
           queue.add(owner.uid()); // the rest after other owners had their turn
           return acted;
         }
@@ -105,19 +100,11 @@ final class StepExecutor {
         return acted;
       }
     }
-    Next acted = calls.runAll(batch);
-    if (more) {
+    Next acted = batches.finish();
+    if (batches.more()) {
       queue.add(owner.uid());
     }
     return acted;
-  }
-
-  private static boolean addTo(List<Callable<Next>> batch, Callable<Next> call) {
-    if (batch.size() >= MAX_CALLS_PER_SYNC) {
-      return false;
-    }
-    batch.add(call);
-    return true;
   }
 
   private ApiResult start(ObjectMetadata owner, Step.Start s) {
