@@ -337,6 +337,18 @@ class StepExecutorIT {
     assertEquals(0, queue.depth(), "nothing left for a second sync");
   }
 
+  /** A replica that stops leading stops its workers: a sync in progress sends no batch after the one in flight. */
+  @Test
+  void stoppedWorkersSendNoFurtherBatchOfAFreshPlan(TestNamespace ns) throws Exception {
+    StepExecutor executor = parts.executor(ns.name(), admin, Clock.fixed(Instant.now(), ZoneOffset.UTC));
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    queue.shutdown(); // Engine.stopWorkers, as the leadership callback calls it
+
+    assertEquals(Next.DONE, executor.run(owner, synchronous(),
+        deletionsOfGoneObjects(ns.name(), 2 * PlanCalls.MAX_IN_FLIGHT + 44)));
+    assertEquals(PlanCalls.MAX_IN_FLIGHT, deletes(), "the batch in flight only");
+  }
+
   @Test
   void aPlanOlderThanItsUseLeavesTheRestToTheNextSync(TestNamespace ns) throws Exception {
     StepExecutor executor = parts.executor(ns.name(), admin, moving(PlanCalls.PLAN_USED_FOR));

@@ -7,11 +7,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 
 /**
  * The calls of one plan on an owner's dependents, sent {@link #MAX_IN_FLIGHT} at a time. Batch after
  * batch go out while the plan is younger than {@link #PLAN_USED_FOR}, the owner's deadline has not
- * passed and no call asked for a fresh plan; the rest is left for the next plan ({@link #more()}).
+ * passed, no call asked for a fresh plan and the workers were not stopped (a replica that stops leading
+ * sends no more than the batch in flight); the rest is left for the next plan ({@link #more()}).
  *
  * <p>A later batch of a plan is as safe as its first: every call stands on the version of the object
  * it was planned on (uid and resourceVersion preconditions; the graph's seen-deleted and unseen-owner
@@ -27,15 +29,18 @@ final class PlanCalls {
 
   private final ParallelCalls pool;
   private final Clock clock;
+  private final BooleanSupplier acting;
   private final Instant usableUntil;
   private final List<Callable<Next>> batch = new ArrayList<>();
   private Instant deadline;
   private Next result = Next.DONE;
   private boolean more;
 
-  PlanCalls(ParallelCalls pool, Clock clock, Instant deadline) {
+  /** @param acting false once the workers are stopped */
+  PlanCalls(ParallelCalls pool, Clock clock, BooleanSupplier acting, Instant deadline) {
     this.pool = pool;
     this.clock = clock;
+    this.acting = acting;
     this.usableUntil = clock.instant().plus(PLAN_USED_FOR);
     this.deadline = deadline;
   }
@@ -73,7 +78,8 @@ final class PlanCalls {
 
   private boolean usable() {
     Instant now = clock.instant();
-    return result == Next.DONE && now.isBefore(usableUntil) && (deadline == null || now.isBefore(deadline));
+    return result == Next.DONE && acting.getAsBoolean() && now.isBefore(usableUntil)
+        && (deadline == null || now.isBefore(deadline));
   }
 
   private void send() {

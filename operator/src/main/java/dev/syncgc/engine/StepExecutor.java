@@ -58,7 +58,7 @@ final class StepExecutor {
 
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Instant deadline = null;
-    PlanCalls batches = new PlanCalls(calls, clock, DeletionPlanner.deadlineOf(owner));
+    PlanCalls batches = new PlanCalls(calls, clock, () -> !queue.isShutdown(), DeletionPlanner.deadlineOf(owner));
     for (Step step : steps) {
       if (step instanceof Step.Start start) {
         deadline = start.deadline();

@@ -139,6 +139,11 @@ public final class WorkQueue {
     return ready.size();
   }
 
+  /** Whether {@link #shutdown} was called: the workers stop (this replica stops leading, or exits). */
+  public synchronized boolean isShutdown() {
+    return shutdown;
+  }
+
   public synchronized void shutdown() {
     shutdown = true;
     notifyAll();
