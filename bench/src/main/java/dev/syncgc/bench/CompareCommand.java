@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -167,7 +168,7 @@ final class CompareCommand implements Callable<Integer> {
   private final long begun = System.nanoTime();
   /** The repetition number of an untimed warm-up cascade: logged, never in the CSV (timed ones count from 1). */
   private static final int WARM_UP = 0;
-  private final java.util.concurrent.atomic.AtomicInteger warmUps = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger warmUps = new AtomicInteger();
 
   private List<Workload> warmUpWorkloads() {
     return warmUp.stream().map(String::trim).filter(s -> !s.isEmpty() && !s.equals("none")).map(Workload::named)

@@ -174,7 +174,8 @@ final class Report {
   /** What follows the {@link #KEPT} line of a report, or nothing. */
   static String kept(String report) {
     int at = report.indexOf(KEPT);
-    return at < 0 ? "" : report.substring(report.indexOf('\n', at) + 1);
+    int lineEnd = at < 0 ? -1 : report.indexOf('\n', at);
+    return lineEnd < 0 ? "" : report.substring(lineEnd + 1);
   }
 
   private static String name(Path md, String suffix) {

@@ -31,5 +31,6 @@ class ReportTest {
     String again = Files.readString(md);
     assertEquals(first + byHand, again);
     assertEquals(byHand, Report.kept(again));
+    assertEquals("", Report.kept("# Benchmarks\n\n" + Report.KEPT), "a marker ending the file keeps nothing");
   }
 }
