@@ -98,17 +98,6 @@ final class Cluster implements AutoCloseable {
     }
   }
 
-  /** Waits until the namespace is gone (deleted by the caller). */
-  void awaitNamespaceGone(String name, long timeoutSeconds) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    while (client.namespaces().withName(name).get() != null) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("namespace " + name + " still there after " + timeoutSeconds + " s");
-      }
-      Thread.sleep(500);
-    }
-  }
-
   /** Bench objects still in the namespace (0 when the run cleaned up everything). */
   long remainingItems(String namespace) {
     var list = client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(namespace)

@@ -163,11 +163,9 @@ final class ScaleCommand implements Callable<Integer> {
     Thread.sleep(5000);
 
     String latencyNs = "syncgc-bench-scale-latency";
-    if (reuse) {
-      cluster.deleteNamespace(latencyNs); // the earlier run's latency owners are gone; a fresh namespace
-      cluster.awaitNamespaceGone(latencyNs, 300);
+    if (cluster.client.namespaces().withName(latencyNs).get() == null) { // --reuse: the --keep run's is left
+      cluster.createNamespace(latencyNs, RUN);
     }
-    cluster.createNamespace(latencyNs, RUN);
     for (int rep = 1; rep <= repetitions; rep++) {
       syncgc.start();
       Duration ready = syncgc.awaitReady(Duration.ofMinutes(15));

@@ -1,6 +1,5 @@
 package dev.syncgc.engine;
 
-import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Ring;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
@@ -85,7 +84,7 @@ final class DependentActions {
   }
 
   Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
-      SettingsInForce settings, Instant startedDeadline) {
+      SettingsInForce settings, Instant deadline) {
     TrackedKind kind = reflectors.kindOf(d.ref());
     if (graph.seenDeleted(d.uid())) {
       return Next.DONE; // gone while the call waited for its turn
@@ -97,7 +96,6 @@ final class DependentActions {
     if (finalizeFirst) {
       Map<String, String> annotations = new LinkedHashMap<>();
       annotations.put(Names.CASCADED_FROM, owner.uid());
-      Instant deadline = startedDeadline != null ? startedDeadline : DeletionPlanner.deadlineOf(owner);
       if (deadline != null) {
         annotations.put(Names.DEADLINE, deadline.toString());
       }

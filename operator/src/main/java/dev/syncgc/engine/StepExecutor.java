@@ -57,8 +57,8 @@ final class StepExecutor {
   }
 
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
-    Instant deadline = null;
-    PlanCalls batches = new PlanCalls(calls, clock, () -> !queue.isShutdown(), DeletionPlanner.deadlineOf(owner));
+    Instant deadline = DeletionPlanner.deadlineOf(owner); // null until a Start step records it
+    PlanCalls batches = new PlanCalls(calls, clock, () -> !queue.isShutdown(), deadline);
     for (Step step : steps) {
       if (step instanceof Step.Start start) {
         deadline = start.deadline();
@@ -80,9 +80,9 @@ final class StepExecutor {
         batches.add(() -> dependents.dropReference(drop.dependent(), owner));
       } else if (step instanceof Step.DeleteDependent delete) {
         if (!dependents.deleteSent(delete.dependent().uid())) { // not seen going yet: no second DELETE
-          Instant startedDeadline = deadline;
+          Instant ownerDeadline = deadline;
           batches.add(() -> dependents.delete(delete.dependent(), delete.finalizeFirst(), owner, settings,
-              startedDeadline));
+              ownerDeadline));
         }
       } else {
         Next acted = batches.finish();
