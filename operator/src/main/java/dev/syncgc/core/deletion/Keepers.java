@@ -80,11 +80,46 @@ final class Keepers {
     if (graph.validity(d, link) != LinkValidity.VALID) {
       return Keeper.SOLID;
     }
-    if (!graph.ownerState(link).solid()) {
+    if (!solid(link)) {
       return Keeper.NONE;
     }
     ObjectMetadata other = graph.get(link.uid());
-    return other != null && doomed(other) ? Keeper.DOOMED : Keeper.SOLID;
+    return other != null && !other.beingDeleted() && doomed(other) ? Keeper.DOOMED : Keeper.SOLID;
+  }
+
+  /**
+   * Whether the owner a reference names keeps its dependents, as the built-in collector's
+   * {@code classifyReferences} judges (SPEC "Synchronous deletion", step 2): it exists with the
+   * referenced uid (or is of a kind syncgc does not watch, so cannot be seen gone) and is not being
+   * deleted in a mode that deletes its dependents. One being deleted otherwise (held by another
+   * controller's finalizer, by the {@code orphan} finalizer, by its grace period, by an Orphan hand-over)
+   * is solid while it exists: its controller may still need them, and an orphaning keeps them for good.
+   */
+  private boolean solid(OwnerLink link) {
+    OwnerState state = graph.ownerState(link);
+    if (state != OwnerState.DELETING) {
+      return state.solid();
+    }
+    ObjectMetadata owner = graph.get(link.uid());
+    return owner != null && !deletesDependents(owner);
+  }
+
+  /**
+   * Whether an owner being deleted deletes its dependents: foreground deletion (the built-in
+   * collector's), or syncgc's own cascade.
+   */
+  private boolean deletesDependents(ObjectMetadata owner) {
+    return owner.hasFinalizer(Names.FOREGROUND_FINALIZER) || cascadesNow(owner);
+  }
+
+  /**
+   * A syncgc deletion that deletes dependents: Synchronous in force, no orphan request, and syncgc's
+   * finalizer on it or its deletion started (a deadline recorded: one released at a {@code Release}
+   * deadline still has its remaining dependents deleted, SPEC "Cycles and timeouts").
+   */
+  private boolean cascadesNow(ObjectMetadata owner) {
+    return (owner.hasFinalizer(Names.FINALIZER) || owner.annotation(Names.DEADLINE) != null)
+        && !owner.hasFinalizer(Names.ORPHAN_FINALIZER) && cascades.test(owner);
   }
 
   /**
@@ -98,13 +133,11 @@ final class Keepers {
       if (graph.validity(object, link) != LinkValidity.VALID) {
         return false; // an invalid reference keeps it, whatever the cascade above does
       }
-      OwnerState state = graph.ownerState(link);
-      if (state.solid()) {
+      if (solid(link)) {
         return false;
       }
       ObjectMetadata owner = graph.get(link.uid());
-      if (state == OwnerState.DELETING && owner != null && owner.hasFinalizer(Names.FINALIZER)
-          && cascades.test(owner)
+      if (graph.ownerState(link) == OwnerState.DELETING && owner != null && cascadesNow(owner)
           && !heldBackByWave(owner, object)) {
         underCascade = true;
       }

@@ -1,6 +1,7 @@
 package dev.syncgc.core.deletion;
 
 import dev.syncgc.core.TestObjects;
+import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
@@ -34,10 +35,27 @@ final class BruteForce {
     };
   }
 
-  /** Exists and is not being deleted, or cannot be seen (an untracked kind) and so is presumed to. */
+  /**
+   * As the built-in collector's classifyReferences: exists and is not being deleted in a mode that
+   * deletes its dependents (foregroundDeletion, or a syncgc deletion that cascades: every object of
+   * these worlds is Synchronous, so one carrying syncgc's finalizer or a recorded deadline, without the
+   * orphan finalizer); or cannot be seen (an untracked kind) and so is presumed to.
+   */
   boolean solid(OwnerLink link) {
     ObjectMetadata owner = objects.get(link.uid());
-    return !TestObjects.KINDS.tracked(link) || (owner != null && !owner.beingDeleted());
+    if (!TestObjects.KINDS.tracked(link)) {
+      return true;
+    }
+    if (owner == null) {
+      return false;
+    }
+    if (!owner.beingDeleted()) {
+      return true;
+    }
+    boolean cascades = owner.hasFinalizer(Names.FOREGROUND_FINALIZER)
+        || !owner.hasFinalizer(Names.ORPHAN_FINALIZER)
+        && (owner.hasFinalizer(Names.FINALIZER) || owner.annotation(Names.DEADLINE) != null);
+    return !cascades;
   }
 
   /**

@@ -193,14 +193,26 @@ class DeletionPlannerTest {
   }
 
   @Test
-  void dependentWhoseOtherOwnerIsAbsentOrDeletingIsDeleted() {
-    DependencyGraph g = graphOf(owner("x").build(), obj("going").deleting().build(),
+  void dependentWhoseOtherOwnerIsAbsentOrInACascadingDeletionIsDeleted() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("going").deleting().finalizers("foregroundDeletion").build(),
         obj("d1").ownedBy("x", "gone").build(), obj("d2").ownedBy("x", "going").build());
 
     List<Step> steps = plan(g, "x");
 
     assertEquals(Set.of("d1", "d2"), deleted(steps));
     assertEquals(Set.of(), dropped(steps));
+  }
+
+  /** The built-in collector's classifyReferences: an owner being deleted without foregroundDeletion is solid. */
+  @Test
+  void dependentWhoseOtherOwnerIsBeingDeletedInTheBackgroundSurvivesWhileItExists() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("going").deleting().gracePeriod(30).build(),
+        obj("d").ownedBy("x", "going").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of(), deleted(steps));
+    assertEquals(Set.of("d"), dropped(steps));
   }
 
   @Test

@@ -174,4 +174,74 @@ class KeepersTest {
     assertEquals(Set.of(), deleted(steps), steps.toString());
     assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
   }
+  // issue 32 case 2: a co-owner is solid as the built-in collector's classifyReferences judges it
+
+  /**
+   * A co-owner being deleted but held by another controller's finalizer is solid while it exists (its
+   * controller may still need the dependent): the built-in collector, asked for foreground deletion of
+   * x, removes only the reference to x and keeps d until y is gone.
+   */
+  @Test
+  void aCoOwnerHeldByAForeignFinalizerKeepsTheDependent() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").deleting().finalizers("example.com/cleanup").build(),
+        obj("d").ownedBy("x", "y").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of(), deleted(steps), "deletes what the built-in collector keeps: " + steps);
+    assertEquals(Set.of("d"), dropped(steps));
+  }
+
+  /** One being orphaned (kubectl delete --cascade=orphan) keeps its dependents for good. */
+  @Test
+  void aCoOwnerBeingOrphanedKeepsTheDependent() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").deleting().finalizers("orphan").build(),
+        obj("d").ownedBy("x", "y").build());
+
+    assertEquals(Set.of("d"), dropped(plan(g, "x")));
+  }
+
+  /** A Pod-like co-owner waiting out its grace period is there: solid. */
+  @Test
+  void aCoOwnerInItsGracePeriodKeepsTheDependent() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").deleting().gracePeriod(30).build(),
+        obj("d").ownedBy("x", "y").build());
+
+    assertEquals(Set.of("d"), dropped(plan(g, "x")));
+  }
+
+  /** syncgc's own Orphan hand-over: the co-owner carries syncgc's finalizer but its deletion does not cascade. */
+  @Test
+  void aCoOwnerUnderAnOrphanDeletionOfSyncgcKeepsTheDependent() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("y").deleting().syncFinalizer().annotate("syncgc.dev/propagation", "Orphan").build(),
+        obj("d").ownedBy("x", "y").build());
+
+    assertEquals(Set.of("d"), dropped(plan(g, "x")));
+  }
+
+  /** Co-owners whose own deletion deletes their dependents are not solid: foreground, or syncgc cascading. */
+  @Test
+  void aCoOwnerInForegroundDeletionOrASynchronousCascadeDoesNotKeepTheDependent() {
+    DependencyGraph g = graphOf(owner("x").build(),
+        obj("fg").deleting().finalizers("foregroundDeletion").build(),
+        obj("sync").deleting().syncFinalizer().annotate("syncgc.dev/propagation", "Synchronous").build(),
+        obj("d1").ownedBy("x", "fg").build(), obj("d2").ownedBy("x", "sync").build());
+
+    List<Step> steps = plan(g, "x");
+
+    assertEquals(Set.of("d1", "d2"), deleted(steps));
+    assertEquals(Set.of(), dropped(steps));
+  }
+
+  /** The same at a Release deadline: what is left is deleted only where the built-in collector would. */
+  @Test
+  void atAReleaseDeadlineADependentOfAHeldCoOwnerIsNotDeleted() {
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1)).build(),
+        obj("y").deleting().finalizers("example.com/cleanup").build(),
+        obj("d").ownedBy("x", "y").deleting().finalizers("example.com/slow").build(),
+        obj("e").ownedBy("x", "y").build());
+
+    assertEquals(Set.of(), deleted(plan(g, "x")));
+  }
 }
