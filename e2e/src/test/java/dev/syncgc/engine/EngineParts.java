@@ -7,6 +7,11 @@ import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.SettingsInForce;
+import java.util.Optional;
+import java.util.function.Function;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -28,7 +33,9 @@ final class EngineParts implements AutoCloseable {
   final SyncgcMetrics metrics = new SyncgcMetrics(registry);
   final KubeApi admin;
   final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofSeconds(10));
-  final ParallelCalls calls = new ParallelCalls(4);
+  /** Threads of {@link #calls}: at most this many calls are in flight at once. */
+  static final int CALL_THREADS = 4;
+  final ParallelCalls calls = new ParallelCalls(CALL_THREADS);
   final EventRecorder events;
   final EdgeObjects objects;
   private final KubernetesClient client;
@@ -69,7 +76,14 @@ final class EngineParts implements AutoCloseable {
     DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of,
         new ObjectStates());
     return new StepExecutor(objects.graph(), api, reporter, watched, queue, clock, Duration.ofSeconds(30),
-        calls, new ObjectStates());
+        calls, new ObjectStates(), synchronousByPolicy());
+  }
+
+  /** Settings in force as if a policy made every object Synchronous (its own annotations win). */
+  Function<ObjectMetadata, SettingsInForce> synchronousByPolicy() {
+    return SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()).orElse(
+        DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(), Optional.empty())),
+        objects.graph()::get);
   }
 
   Reflectors reflectors() {

@@ -8,6 +8,7 @@ import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -136,7 +137,8 @@ class RingVerificationIT {
     PolicyStore policies = new PolicyStore(n -> Map.of(), List::of, () -> { });
     return new ObjectSync(objects.graph(), new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)), executor,
         barrier, admin, parts.events, metrics, parts.reflectors(), new Discovery(client, Duration.ofSeconds(10),
-        Clock.systemUTC()), policies, Clock.systemUTC(), new ObjectStates());
+        Clock.systemUTC()), policies, Clock.systemUTC(), new ObjectStates(),
+        SettingsInForce.resolver(policies::settingsOf, objects.graph()::get));
   }
 
 }

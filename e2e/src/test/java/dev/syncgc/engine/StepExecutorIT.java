@@ -11,14 +11,17 @@ import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.e2e.support.AdmissionPolicies;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.engine.StepExecutor.Next;
+import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -291,12 +294,17 @@ class StepExecutorIT {
     assertEquals(0, deletes(), "no DELETE for an object the graph saw deleted");
   }
 
-  /** Steps deleting {@code n} ConfigMaps that are gone already (each DELETE answered 404: done), then a wait. */
-  private static List<Step> deletionsOfGoneObjects(String namespace, int n) {
+  /**
+   * Steps deleting {@code n} dependents of {@code owner}, ConfigMaps that are gone already (each DELETE
+   * answered 404: done), then a wait.
+   */
+  private static List<Step> deletionsOfGoneObjects(ObjectMetadata owner, int n) {
     List<Step> steps = new ArrayList<>();
+    OwnerLink toOwner = new OwnerLink(owner.uid(), "v1", "ConfigMap", owner.ref().name());
     for (int i = 0; i < n; i++) {
-      steps.add(new Step.DeleteDependent(new ObjectMetadata(new ObjectRef("v1", "ConfigMap", namespace, "d" + i,
-          UUID.randomUUID().toString()), 1, List.of(), List.of(), null, null, Map.of(), Map.of()), false));
+      steps.add(new Step.DeleteDependent(new ObjectMetadata(new ObjectRef("v1", "ConfigMap", owner.ref().namespace(),
+          "d" + i, UUID.randomUUID().toString()), 1, List.of(toOwner), List.of(), null, null, Map.of(), Map.of()),
+          false));
     }
     steps.add(new Step.Wait(List.of(), n, Instant.now().plus(Duration.ofMinutes(10))));
     return steps;
@@ -332,21 +340,50 @@ class StepExecutorIT {
     ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
     int dependents = 2 * PlanCalls.MAX_IN_FLIGHT + 44;
 
-    assertEquals(Next.DONE, executor.run(owner, synchronous(), deletionsOfGoneObjects(ns.name(), dependents)));
+    assertEquals(Next.DONE, executor.run(owner, synchronous(), deletionsOfGoneObjects(owner, dependents)));
     assertEquals(dependents, deletes(), "every call of the plan, in batches");
     assertEquals(0, queue.depth(), "nothing left for a second sync");
   }
 
-  /** A replica that stops leading stops its workers: a sync in progress sends no batch after the one in flight. */
+  /** A replica that stops leading stops its workers: a sync that starts after that sends nothing. */
   @Test
-  void stoppedWorkersSendNoFurtherBatchOfAFreshPlan(TestNamespace ns) throws Exception {
+  void stoppedWorkersSendNothing(TestNamespace ns) throws Exception {
     StepExecutor executor = parts.executor(ns.name(), admin, Clock.fixed(Instant.now(), ZoneOffset.UTC));
     ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
     queue.shutdown(); // Engine.stopWorkers, as the leadership callback calls it
 
-    assertEquals(Next.DONE, executor.run(owner, synchronous(),
-        deletionsOfGoneObjects(ns.name(), 2 * PlanCalls.MAX_IN_FLIGHT + 44)));
-    assertEquals(PlanCalls.MAX_IN_FLIGHT, deletes(), "the batch in flight only");
+    assertEquals(Next.RETRY, executor.run(owner, synchronous(),
+        deletionsOfGoneObjects(owner, 2 * PlanCalls.MAX_IN_FLIGHT + 44)));
+    assertEquals(0, deletes(), "no call once the workers are stopped");
+  }
+
+  /**
+   * Issue 32 case 6: leadership lost in the middle of a batch. Every call is checked when it is sent,
+   * so only those already in flight when the workers were stopped (at most one per call thread) go
+   * out after it; the batch being sent used to go out whole (256 DELETEs).
+   */
+  @Test
+  void workersStoppedMidBatchSendOnlyTheCallsInFlight(TestNamespace ns) throws Exception {
+    StepExecutor executor = parts.executor(ns.name(), admin, Clock.fixed(Instant.now(), ZoneOffset.UTC));
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    double[] atStop = {-1};
+    Thread stopper = new Thread(() -> {
+      while (deletes() < 40) {
+        Thread.onSpinWait();
+      }
+      queue.shutdown();
+      atStop[0] = deletes();
+    });
+    stopper.start();
+
+    executor.run(owner, synchronous(), deletionsOfGoneObjects(owner, 2 * PlanCalls.MAX_IN_FLIGHT + 44));
+    stopper.join(60_000);
+
+    double sent = deletes();
+    System.out.printf("DELETEs answered when the workers were stopped: %.0f; in all: %.0f (call threads: %d)%n",
+        atStop[0], sent, EngineParts.CALL_THREADS);
+    assertTrue(atStop[0] >= 40 && sent <= atStop[0] + EngineParts.CALL_THREADS,
+        "calls sent after the workers were stopped: " + (sent - atStop[0]));
   }
 
   @Test
@@ -354,7 +391,7 @@ class StepExecutorIT {
     StepExecutor executor = parts.executor(ns.name(), admin, moving(PlanCalls.PLAN_USED_FOR));
     ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
     int dependents = PlanCalls.MAX_IN_FLIGHT + 44;
-    List<Step> steps = deletionsOfGoneObjects(ns.name(), dependents);
+    List<Step> steps = deletionsOfGoneObjects(owner, dependents);
 
     assertEquals(Next.DONE, executor.run(owner, synchronous(), steps));
     assertEquals(PlanCalls.MAX_IN_FLIGHT, deletes(), "one batch, then the plan is too old");
@@ -363,6 +400,145 @@ class StepExecutorIT {
 
     assertEquals(Next.DONE, executor.run(owner, synchronous(), steps));
     assertEquals(dependents, deletes(), "the second sends only those not sent yet");
+  }
+
+  /**
+   * Issue 32 case 3: an orphan request (kubectl delete --cascade=orphan) on the owner while a plan's
+   * batch is being sent. The graph sees the orphan finalizer (the watch event, made here by putting the
+   * API server's answer in the graph) and no call of the plan goes out after that but those in flight;
+   * a plan's batches used to go on for up to 5 s.
+   */
+  @Test
+  void anOrphanRequestMidBatchStopsEveryCallNotYetSent(TestNamespace ns) throws Exception {
+    StepExecutor executor = parts.executor(ns.name(), admin, Clock.fixed(Instant.now(), ZoneOffset.UTC));
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    objects.graph().upsert(owner);
+    double[] atOrphan = {-1};
+    boolean[] orphaned = {false};
+    Thread orphaner = new Thread(() -> {
+      while (deletes() < 40) {
+        Thread.onSpinWait();
+      }
+      ApiResult r = admin.delete(EngineParts.CONFIG_MAP, owner.ref(), 0, null, "Orphan");
+      // the version the watch delivers (kube-controller-manager removes the orphan finalizer soon after)
+      objects.graph().upsert(objects.read(client.getKubernetesSerialization().unmarshal(r.body(), ConfigMap.class)));
+      atOrphan[0] = deletes();
+      orphaned[0] = r.finalizers().contains(Names.ORPHAN_FINALIZER);
+    });
+    orphaner.start();
+
+    Next next = executor.run(owner, synchronous(), deletionsOfGoneObjects(owner, 2 * PlanCalls.MAX_IN_FLIGHT + 44));
+    orphaner.join(60_000);
+
+    double sent = deletes();
+    System.out.printf("DELETEs answered when the graph saw the orphan request: %.0f; in all: %.0f%n", atOrphan[0], sent);
+    assertTrue(orphaned[0], "the orphan request landed");
+    assertTrue(atOrphan[0] >= 40 && sent <= atOrphan[0] + EngineParts.CALL_THREADS,
+        "DELETEs sent after the orphan request was seen: " + (sent - atOrphan[0]));
+    assertEquals(Next.RETRY, next, "planned again: the fresh plan hands the owner to orphaning");
+  }
+
+  /**
+   * Issue 32 case 4: an owner that arrived in the graph between plan and send (watch lag, a relist) and
+   * is solid. The check before the DELETE looked up only owners the graph had never seen, so this one
+   * was neither looked up nor counted, and the dependent was deleted.
+   */
+  @Test
+  void anOwnerThatArrivedBetweenPlanAndSendKeepsTheDependent(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    ObjectMetadata late = objects.read(objects.create(ns.name(), "late-owner", List.of(), List.of()));
+    ObjectMetadata dep = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref(), late.ref()), List.of()));
+    objects.graph().upsert(owner);
+    objects.graph().upsert(dep);
+    List<Step> plan = planOf(owner);
+    assertEquals(new Step.DeleteDependent(dep, false), plan.get(0), "planned without the late owner: " + plan);
+    objects.graph().upsert(late); // its watch event, after the plan
+
+    Next next = executor.run(owner, synchronous(), plan);
+
+    assertEquals(Next.RETRY, next);
+    assertNull(objects.get(ns.name(), "dep").getMetadata().getDeletionTimestamp(), "deleted although its owner is solid");
+    assertEquals(0, deletes());
+  }
+
+  /** The same for a ring: a member adopted by a solid owner outside the ring after the plan keeps the ring. */
+  @Test
+  void aRingMemberAdoptedBetweenPlanAndSendKeepsTheRing(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    objects.graph().upsert(owner);
+    ConfigMap r1 = objects.create(ns.name(), "r1", List.of(owner.ref()), List.of());
+    ObjectMetadata r2 = objects.read(objects.create(ns.name(), "r2", List.of(objects.ref(r1)), List.of()));
+    client.configMaps().inNamespace(ns.name()).withName("r1").edit(c -> {
+      List<OwnerReference> refs = new ArrayList<>(c.getMetadata().getOwnerReferences());
+      refs.add(new OwnerReferenceBuilder().withApiVersion("v1").withKind("ConfigMap").withName("r2")
+          .withUid(r2.uid()).build());
+      c.getMetadata().setOwnerReferences(refs);
+      return c;
+    });
+    ObjectMetadata seenR1 = objects.read(ns.name(), "r1");
+    objects.graph().upsert(seenR1);
+    objects.graph().upsert(r2);
+    List<Step> plan = planOf(owner);
+    assertEquals(new Step.DeleteDependent(seenR1, true), plan.get(0), "the ring is garbage when planned: " + plan);
+    ObjectMetadata adopter = objects.read(objects.create(ns.name(), "adopter", List.of(), List.of()));
+    client.configMaps().inNamespace(ns.name()).withName("r2").edit(c -> {
+      List<OwnerReference> refs = new ArrayList<>(c.getMetadata().getOwnerReferences());
+      refs.add(new OwnerReferenceBuilder().withApiVersion("v1").withKind("ConfigMap").withName("adopter")
+          .withUid(adopter.uid()).build());
+      c.getMetadata().setOwnerReferences(refs);
+      return c;
+    });
+    objects.graph().upsert(adopter);
+    objects.graph().upsert(objects.read(ns.name(), "r2")); // the watch events of the adoption
+
+    Next next = executor.run(owner, synchronous(), plan);
+
+    assertEquals(Next.RETRY, next);
+    ConfigMap now = objects.get(ns.name(), "r1");
+    assertNull(now.getMetadata().getDeletionTimestamp(), "r1 deleted although the ring is kept from outside now");
+    assertEquals(List.of(), now.getMetadata().getFinalizers(), "r1 finalized for a deletion that must not happen");
+  }
+
+  /**
+   * Issue 32 case 1: an admission policy refuses the DELETE (a ValidatingAdmissionPolicy with
+   * validationActions Deny). A refusal is no conflict: it is recorded, in the API server's words, as
+   * what blocks the dependent (it used to be read as a 422 conflict: nothing recorded, "deletion
+   * requested", and the deadline's hand-over sent the same DELETE again before every release).
+   */
+  @Test
+  void aDeleteRefusedByAnAdmissionPolicyIsRecordedAsWhatBlocks(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    objects.graph().upsert(owner);
+    objects.create(ns.name(), "dep", List.of(owner.ref()), List.of());
+    objects.create(ns.name(), "probe", List.of(), List.of());
+    for (String name : List.of("dep", "probe")) {
+      client.configMaps().inNamespace(ns.name()).withName(name).edit(c -> {
+        c.getMetadata().setLabels(Map.of(AdmissionPolicies.PROTECTED, "true"));
+        return c;
+      });
+    }
+    ObjectMetadata dep = objects.read(ns.name(), "dep");
+    objects.graph().upsert(dep);
+    try (var policy = AdmissionPolicies.denyDeleteOfProtected(client, "e2e-syncgc-" + ns.name(), "", "configmaps",
+        ns.name(), () -> AdmissionPolicies.refused(() -> client.configMaps().inNamespace(ns.name()).withName("probe")
+            .dryRun().delete()))) {
+      Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(dep, false)));
+
+      assertEquals(Next.RETRY, next);
+      assertNotNull(objects.get(ns.name(), "dep"));
+      String failure = executor.lastFailure(dep.uid());
+      assertNotNull(failure, "the refusal is not recorded (read as a conflict)");
+      assertTrue(failure.startsWith("refused DELETE: HTTP 4"), failure);
+      assertTrue(failure.contains(AdmissionPolicies.MESSAGE), failure);
+    }
+  }
+
+  private List<Step> planOf(ObjectMetadata owner) {
+    return new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), owner,
+        Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
   }
 
   private double deletes() {

@@ -1,6 +1,7 @@
 package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.Ring;
+import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.graph.OwnerState;
@@ -17,6 +18,7 @@ import dev.syncgc.kube.TrackedKind;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The calls on an owner's dependents: removing the reference to the owner, deleting them (each
@@ -29,10 +31,12 @@ final class DependentActions {
   private final DeletionReporter reporter;
   private final Reflectors reflectors;
   private final ObjectStates states;
+  private final SendCheck check;
 
   DependentActions(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
-      ObjectStates states) {
+      ObjectStates states, SendCheck check) {
     this.states = states;
+    this.check = check;
     this.graph = graph;
     this.api = api;
     this.reporter = reporter;
@@ -72,9 +76,10 @@ final class DependentActions {
     }
   }
 
-  Next dropReference(ObjectMetadata dependent, ObjectMetadata owner) {
+  /** @param cascading why the owner's deletion no longer cascades (or this replica no longer leads), or null */
+  Next dropReference(ObjectMetadata dependent, ObjectMetadata owner, Supplier<String> cascading) {
     ApiResult r = api.patch(reflectors.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
-        Patches.removeOwnerReference(dependent, owner.uid()));
+        Patches.removeOwnerReference(dependent, owner.uid()), cascading);
     if (r.ok() || r.gone()) {
       succeeded(dependent.uid());
       reporter.referenceDropped(dependent, owner);
@@ -83,8 +88,12 @@ final class DependentActions {
     return failed(dependent, "removing its owner reference", r);
   }
 
+  /**
+   * Each write goes only if, when it is sent, the owner's deletion still cascades ({@code cascading}),
+   * the graph has not seen the dependent deleted, and no other owner keeps it as the graph has it then.
+   */
   Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
-      SettingsInForce settings, Instant deadline) {
+      SettingsInForce settings, Instant deadline, Supplier<String> cascading) {
     TrackedKind kind = reflectors.kindOf(d.ref());
     if (graph.seenDeleted(d.uid())) {
       return Next.DONE; // gone while the call waited for its turn
@@ -92,6 +101,11 @@ final class DependentActions {
     if (unseenOwnerExists(d, owner)) {
       return Next.RETRY;
     }
+    Supplier<String> stands = () -> {
+      String why = cascading.get();
+      why = why != null ? why : graph.seenDeleted(d.uid()) ? "the dependent is gone" : check.dependentKept(owner, d);
+      return why;
+    };
     long resourceVersion = d.resourceVersion();
     if (finalizeFirst) {
       Map<String, String> annotations = new LinkedHashMap<>();
@@ -102,7 +116,8 @@ final class DependentActions {
       // while the owner exists the dependent follows the owner's settings as they are now (an
       // on-timeout Keep included); its grace period is recorded for when the owner is gone
       settings.gracePeriodSeconds().ifPresent(g -> annotations.put(Names.INHERITED_GRACE_PERIOD, g.toString()));
-      ApiResult r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations));
+      ApiResult r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations),
+          stands);
       if (r.gone()) {
         return Next.DONE;
       }
@@ -114,7 +129,7 @@ final class DependentActions {
     Long grace = settings.gracePeriodSeconds().orElse(null);
     // uid and resourceVersion preconditions: a change since the graph's view (a controller adopting
     // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
-    ApiResult r = api.delete(kind, d.ref(), resourceVersion, grace);
+    ApiResult r = api.delete(kind, d.ref(), resourceVersion, grace, "Background", stands);
     if (r.ok() || r.gone()) {
       succeeded(d.uid());
       states.of(d.uid()).deleteSent = true;
@@ -184,10 +199,16 @@ final class DependentActions {
   }
 
   private Next failed(ObjectMetadata d, String what, ApiResult r) {
+    if (r.notSent()) {
+      // the facts changed since the plan: done if the dependent is gone, else plan again on them
+      return graph.seenDeleted(d.uid()) ? Next.DONE : Next.RETRY;
+    }
     if (r.conflict()) {
       return Next.RETRY; // changed since the graph's view: plan again on the fresh one
     }
-    String reason = (r.code() == 403 ? "missing permission for " : "failed ") + what + ": " + r.message();
+    // the API server's own words say what blocks: RBAC's "cannot", an admission policy's or webhook's denial
+    String reason = (r.missingPermission() ? "missing permission for " : r.refused() ? "refused " : "failed ")
+        + what + ": " + r.message();
     failure(d.uid(), reason);
     reporter.failed(d.ref(), d.uid(), reason);
     return Next.RETRY;

@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.http.Liveness;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
@@ -77,12 +78,13 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
         reflectors::refusedKinds, states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
-    this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
-        states);
-    DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
+    Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
+    this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
+        states, inForce);
+    DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
-        policies, clock, states);
+        policies, clock, states, inForce);
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
   }

@@ -53,7 +53,7 @@ final class ObjectSync {
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
       EventRecorder events, SyncgcMetrics metrics, Reflectors reflectors, Discovery discovery, PolicyStore policies,
-      Clock clock, ObjectStates states) {
+      Clock clock, ObjectStates states, Function<ObjectMetadata, SettingsInForce> inForce) {
     this.graph = graph;
     this.planner = planner;
     this.executor = executor;
@@ -67,7 +67,7 @@ final class ObjectSync {
     this.clock = clock;
     this.states = states;
     this.inProgress = new DeletionsInProgress(states, graph::get, clock);
-    this.inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
+    this.inForce = inForce;
   }
 
   int inProgress() {

@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Outcome;
+import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
@@ -16,6 +17,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Carries out the planner's steps for one owner as API calls; what users see of them is the
@@ -34,9 +37,14 @@ final class StepExecutor {
   private final Duration recheckInterval;
   private final ParallelCalls calls;
   private final DependentActions dependents;
+  private final SendCheck check;
+  /** Checked before every write: a replica that stopped leading (its work queue shut down) sends none. */
+  private final Supplier<String> leading;
 
+  /** @param inForce any object's settings in force, as the planner is given them */
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
-      WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states) {
+      WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states,
+      Function<ObjectMetadata, SettingsInForce> inForce) {
     this.api = api;
     this.reporter = reporter;
     this.reflectors = reflectors;
@@ -44,7 +52,9 @@ final class StepExecutor {
     this.clock = clock;
     this.recheckInterval = recheckInterval;
     this.calls = calls;
-    this.dependents = new DependentActions(graph, api, reporter, reflectors, states);
+    this.check = new SendCheck(graph, inForce);
+    this.leading = () -> queue.isShutdown() ? "this replica no longer leads (its workers were stopped)" : null;
+    this.dependents = new DependentActions(graph, api, reporter, reflectors, states, check);
   }
 
   String lastFailure(String uid) {
@@ -59,6 +69,12 @@ final class StepExecutor {
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Instant deadline = DeletionPlanner.deadlineOf(owner); // null until a Start step records it
     PlanCalls batches = new PlanCalls(calls, clock, () -> !queue.isShutdown(), deadline);
+    // every call on a dependent is sent only while this replica leads and the owner's deletion still
+    // cascades, as the graph has the owner when the call goes (SPEC: facts checked when it is sent)
+    Supplier<String> cascading = () -> {
+      String why = leading.get();
+      return why != null ? why : check.ownerStopped(owner);
+    };
     for (Step step : steps) {
       if (step instanceof Step.Start start) {
         deadline = start.deadline();
@@ -77,12 +93,12 @@ final class StepExecutor {
       } else if (step instanceof Step.HandToOrphaning) {
         return handToOrphaning(owner);
       } else if (step instanceof Step.DropReference drop) {
-        batches.add(() -> dependents.dropReference(drop.dependent(), owner));
+        batches.add(() -> dependents.dropReference(drop.dependent(), owner, cascading));
       } else if (step instanceof Step.DeleteDependent delete) {
         if (!dependents.deleteSent(delete.dependent().uid())) { // not seen going yet: no second DELETE
           Instant ownerDeadline = deadline;
           batches.add(() -> dependents.delete(delete.dependent(), delete.finalizeFirst(), owner, settings,
-              ownerDeadline));
+              ownerDeadline, cascading));
         }
       } else {
         Next acted = batches.finish();
@@ -110,10 +126,10 @@ final class StepExecutor {
   private ApiResult start(ObjectMetadata owner, Step.Start s) {
     ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
         Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString(),
-            Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount()))));
+            Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount()))), leading);
     if (r.ok()) {
       reporter.started(owner, s);
-    } else if (!r.gone()) {
+    } else if (!r.gone() && !r.notSent()) {
       reporter.failed(owner.ref(), owner.uid(), "recording the deadline: " + r.message());
     }
     return r;
@@ -122,12 +138,12 @@ final class StepExecutor {
   /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
   private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
     ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
-        Patches.setAnnotationsOf(owner, Map.of(Names.TIMED_OUT, clock.instant().toString())));
+        Patches.setAnnotationsOf(owner, Map.of(Names.TIMED_OUT, clock.instant().toString())), leading);
     if (r.ok()) {
       reporter.keptAfterTimeout(owner, s.remaining());
       return Next.DONE;
     }
-    if (!r.gone()) {
+    if (!r.gone() && !r.notSent()) {
       reporter.failed(owner.ref(), owner.uid(), "marking the timeout: " + r.message());
     }
     return Next.RETRY;
@@ -151,12 +167,12 @@ final class StepExecutor {
           + owner.deletionTimestamp() + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp()));
       return Next.DONE;
     }
-    ApiResult r = api.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan");
+    ApiResult r = api.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan", leading);
     if (r.gone()) {
       return Next.DONE;
     }
     if (!r.ok()) {
-      if (!r.conflict()) {
+      if (!r.conflict() && !r.notSent()) {
         reporter.failed(owner.ref(), owner.uid(), "handing the dependents to orphaning: " + r.message());
       }
       return Next.RETRY;
@@ -182,8 +198,8 @@ final class StepExecutor {
 
   private ApiResult removeFinalizer(ObjectMetadata owner) {
     ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
-        Patches.removeFinalizer(owner, Names.FINALIZER));
-    if (!r.ok() && !r.gone() && !r.conflict()) {
+        Patches.removeFinalizer(owner, Names.FINALIZER), leading);
+    if (!r.ok() && !r.gone() && !r.conflict() && !r.notSent()) {
       reporter.failed(owner.ref(), owner.uid(), "removing the syncgc finalizer: " + r.message());
     }
     return r;

@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,8 @@ public final class KubeApi {
   private static final String METADATA_ONLY_OBJECT =
       "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** No check before sending. */
+  private static final Supplier<String> ALWAYS = () -> null;
   private static final Logger log = LoggerFactory.getLogger(KubeApi.class);
 
   private final KubernetesClient client;
@@ -86,6 +89,15 @@ public final class KubeApi {
   /** DELETE with a uid precondition (and, unless 0, a resourceVersion one) and the given propagation policy. */
   public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
       String propagationPolicy) {
+    return delete(kind, ref, resourceVersion, gracePeriodSeconds, propagationPolicy, ALWAYS);
+  }
+
+  /**
+   * As above, sent only if {@code stopped} finds no reason against it just before it goes (after the
+   * rate limiter's wait, and again before a retry after 429); else {@link ApiResult#notSent}.
+   */
+  public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
+      String propagationPolicy, Supplier<String> stopped) {
     Map<String, Object> options = new LinkedHashMap<>();
     options.put("apiVersion", "v1");
     options.put("kind", "DeleteOptions");
@@ -101,13 +113,18 @@ public final class KubeApi {
     }
     return send("delete", http.newHttpRequestBuilder()
         .uri(base + kind.path(ref.namespace(), ref.name()))
-        .method("DELETE", "application/json", json(options)).setHeader("Accept", METADATA_ONLY_OBJECT));
+        .method("DELETE", "application/json", json(options)).setHeader("Accept", METADATA_ONLY_OBJECT), stopped);
   }
 
   public ApiResult patch(TrackedKind kind, ObjectRef ref, String contentType, String patch) {
+    return patch(kind, ref, contentType, patch, ALWAYS);
+  }
+
+  /** A patch sent only if {@code stopped} finds no reason against it just before it goes (as for DELETE). */
+  public ApiResult patch(TrackedKind kind, ObjectRef ref, String contentType, String patch, Supplier<String> stopped) {
     return send("patch", http.newHttpRequestBuilder()
         .uri(base + kind.path(ref.namespace(), ref.name()))
-        .method("PATCH", contentType, patch).setHeader("Accept", METADATA_ONLY_OBJECT));
+        .method("PATCH", contentType, patch).setHeader("Accept", METADATA_ONLY_OBJECT), stopped);
   }
 
   /** GET of one object; {@link Result#uid()} tells which object answered. */
@@ -196,10 +213,19 @@ public final class KubeApi {
    * {@link TooManyRequests}): the wait holds only the calling thread; other workers go on.
    */
   private ApiResult send(String verb, HttpRequest.Builder builder) {
+    return send(verb, builder, ALWAYS);
+  }
+
+  private ApiResult send(String verb, HttpRequest.Builder builder, Supplier<String> stopped) {
     HttpRequest request = builder.build();
     Duration waited = Duration.ZERO;
     for (int retry = 1; ; retry++) {
       limiter.acquire();
+      String why = stopped.get(); // the facts as they are now, not as they were when the call was decided
+      if (why != null) {
+        metrics.callNotSent(verb);
+        return ApiResult.notSent(why);
+      }
       HttpResponse<String> response;
       try {
         response = http.sendAsync(request, String.class).get(60, TimeUnit.SECONDS);

@@ -94,4 +94,12 @@ public final class SyncgcMetrics {
         .description("API requests syncgc issued, by verb and response code").register(registry)
         .increment();
   }
+
+  /** A call decided on but not sent: a check just before it found that it no longer stands. */
+  public void callNotSent(String verb) {
+    Counter.builder("syncgc.api.calls.not.sent").tag("verb", verb)
+        .description("Calls a plan decided on that were not sent: the owner was asked to orphan or let go,"
+            + " another owner keeps the object now, or this replica stopped leading").register(registry)
+        .increment();
+  }
 }

@@ -1,6 +1,8 @@
 package dev.syncgc.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,5 +16,70 @@ class ApiResultTest {
   @Test
   void anAnswerGivesItsCodeAndTheStatusMessage() {
     assertEquals("HTTP 409: conflict", new ApiResult(409, "{\"kind\":\"Status\",\"message\":\"conflict\"}").message());
+  }
+
+  // issue 32 case 1: what each answer means. The patch-test 422 and the ValidatingAdmissionPolicy 422
+  // are the API server's own bodies (v1.36, local control plane, kubectl -v=8); the 403s (a webhook's
+  // denial, RBAC) and the 409 follow the Status the API server builds for them.
+
+  private static final String PATCH_TEST_FAILED = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+      + "\"status\":\"Failure\",\"message\":\"the server rejected our request due to an error in our request\","
+      + "\"reason\":\"Invalid\",\"details\":{},\"code\":422}";
+  private static final String PRECONDITION = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"Operation "
+      + "cannot be fulfilled on configmaps \\\"d\\\": the ResourceVersion in the precondition (7) does not match\","
+      + "\"reason\":\"Conflict\",\"details\":{\"name\":\"d\",\"kind\":\"configmaps\"},\"code\":409}";
+  private static final String ADMISSION_422 = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"configmaps "
+      + "\\\"d\\\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'p' denied request: protected\","
+      + "\"reason\":\"Invalid\",\"details\":{\"name\":\"d\",\"kind\":\"configmaps\",\"causes\":[{\"message\":"
+      + "\"ValidatingAdmissionPolicy 'p' with binding 'p' denied request: protected\"}]},\"code\":422}";
+  private static final String ADMISSION_403 = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"configmaps "
+      + "\\\"d\\\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'p' denied request: protected\","
+      + "\"reason\":\"Forbidden\",\"details\":{\"name\":\"d\",\"kind\":\"configmaps\"},\"code\":403}";
+  private static final String RBAC_403 = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"configmaps "
+      + "\\\"d\\\" is forbidden: User \\\"x\\\" cannot delete resource \\\"configmaps\\\" in API group \\\"\\\"\","
+      + "\"reason\":\"Forbidden\",\"details\":{\"name\":\"d\",\"kind\":\"configmaps\"},\"code\":403}";
+
+  @Test
+  void aFailedPreconditionOrPatchTestIsAConflictToPlanAgain() {
+    assertTrue(new ApiResult(409, PRECONDITION).conflict());
+    assertTrue(new ApiResult(422, PATCH_TEST_FAILED).conflict());
+    assertFalse(new ApiResult(422, PATCH_TEST_FAILED).refused());
+  }
+
+  @Test
+  void anAdmissionDenialIsARefusalNotAConflict() {
+    for (ApiResult r : new ApiResult[] {new ApiResult(422, ADMISSION_422), new ApiResult(403, ADMISSION_403)}) {
+      assertFalse(r.conflict(), r.body());
+      assertTrue(r.refused(), r.body());
+      assertFalse(r.missingPermission(), r.body());
+      assertTrue(r.message().contains("denied request: protected"), r.message());
+    }
+  }
+
+  @Test
+  void rbacsForbiddenIsAMissingPermission() {
+    ApiResult r = new ApiResult(403, RBAC_403);
+    assertTrue(r.refused());
+    assertTrue(r.missingPermission());
+    assertFalse(r.conflict());
+  }
+
+  @Test
+  void aBadRequestIsRefusedAndTransientAnswersAreNeither() {
+    assertTrue(new ApiResult(400, "{\"message\":\"bad\"}").refused());
+    for (int code : new int[] {0, 429, 500, 503, 504}) {
+      ApiResult r = new ApiResult(code, "{\"message\":\"busy\"}");
+      assertFalse(r.refused(), "" + code);
+      assertFalse(r.conflict(), "" + code);
+      assertFalse(r.gone(), "" + code);
+    }
+  }
+
+  @Test
+  void aCallNotSentSaysWhy() {
+    ApiResult r = ApiResult.notSent("the owner was let go");
+    assertTrue(r.notSent());
+    assertFalse(r.ok() || r.gone() || r.conflict() || r.refused());
+    assertEquals("not sent: the owner was let go", r.message());
   }
 }
