@@ -85,6 +85,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
         policies, clock, states, inForce);
+    metrics.silentWatches(reflectors::silentWatchesRestarted);
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
   }

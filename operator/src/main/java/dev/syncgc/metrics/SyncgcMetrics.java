@@ -2,6 +2,7 @@ package dev.syncgc.metrics;
 
 import dev.syncgc.core.deletion.Outcome;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
@@ -101,5 +102,12 @@ public final class SyncgcMetrics {
         .description("Calls a plan decided on that were not sent: the owner was asked to orphan or let go,"
             + " another owner keeps the object now, or this replica stopped leading").register(registry)
         .increment();
+  }
+
+  /** Watches restarted after a silence past the limit (a connection dropped without a close). */
+  public void silentWatches(Supplier<Number> restarted) {
+    FunctionCounter.builder("syncgc.watch.silent.restarts", restarted, r -> r.get().doubleValue())
+        .description("Watches restarted because nothing (no event, no bookmark) came for longer than the limit:"
+            + " a connection dropped without a close").register(registry);
   }
 }

@@ -30,6 +30,7 @@ class ReflectorsTest {
   private ScriptedApiServer server;
   private Reflectors reflectors;
   private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+  private Duration silenceLimit = Reflectors.SILENCE_LIMIT;
   /** {@link Reflectors#deliveredUpTo} as each event reached the graph. */
   private final ConcurrentLinkedQueue<Long> positions = new ConcurrentLinkedQueue<>();
 
@@ -96,7 +97,7 @@ class ReflectorsTest {
           public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) {
             seen.add("relisted@" + at + " " + held.stream().sorted().toList());
           }
-        });
+        }, silenceLimit);
   }
 
   @AfterEach
@@ -257,6 +258,60 @@ class ReflectorsTest {
         "each watch resumes from the last version seen: the list's, an event's, a bookmark's");
     assertEquals(1, server.seen().stream().filter(r -> !r.contains("watch=true")).count(), "listed once");
     assertEquals(List.of("upserted a@5", "relisted@10 [uid-a]", "upserted a@30", "deleted a"), List.copyOf(seen));
+  }
+
+  /**
+   * Issue 32 case 7: a watch whose connection goes silent without closing (a load balancer or NAT
+   * dropped it) is noticed after the silence limit and started again from the last version seen,
+   * and counted; it used to wait for ever (the request timeout covers only the headers).
+   */
+  @Test
+  void aWatchSilentPastTheLimitIsStartedAgainFromTheLastVersionSeen() {
+    silenceLimit = Duration.ofMillis(800);
+    AtomicInteger watches = new AtomicInteger();
+    startPaged(q -> {
+      if (!q.contains("watch=true")) {
+        return new Answer(200, null, page(10, null, item("a", 5)));
+      }
+      return switch (watches.incrementAndGet()) {
+        case 1 -> new Answer(200, null, event("MODIFIED", item("a", 30)) + bookmark(35), true);
+        default -> new Answer(200, null, "");
+      };
+    });
+    reflectors.track(CONFIGMAPS);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> watchVersions().size() >= 2);
+    assertEquals(List.of("10", "35"), watchVersions().subList(0, 2), "the silent watch resumes from its bookmark");
+    assertEquals(1, lists().size(), "not listed again");
+    assertTrue(reflectors.silentWatchesRestarted() >= 1);
+  }
+
+  /**
+   * Issue 32 case 7: a paged LIST whose continue token expired (410) halfway is started again from its
+   * first page, and only a whole list replaces what the graph holds of the kind.
+   */
+  @Test
+  void aPagedListWhoseContinueTokenExpiresStartsAgainFromItsFirstPage() {
+    AtomicInteger pages = new AtomicInteger();
+    startPaged(q -> {
+      if (q.contains("watch=true")) {
+        return new Answer(200, null, "");
+      }
+      if (!q.contains("continue=")) {
+        pages.incrementAndGet();
+        return new Answer(200, null, page(10 * pages.get(), "next", item("a", 5)));
+      }
+      return pages.get() == 1
+          ? new Answer(410, null, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+              + "\"message\":\"The provided continue parameter is too old\",\"reason\":\"Expired\",\"code\":410}")
+          : new Answer(200, null, page(20, null, item("b", 6)));
+    });
+    reflectors.track(CONFIGMAPS);
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.stream().anyMatch(e -> e.startsWith("relisted")));
+    assertEquals(List.of("relisted@20 [uid-a, uid-b]"), seen.stream().filter(e -> e.startsWith("relisted")).toList(),
+        "one relist, of the whole second attempt");
+    assertEquals(2, pages.get(), "started again from the first page");
   }
 
   @Test

@@ -11,6 +11,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -18,10 +21,18 @@ import java.util.function.Function;
  * ("METHOD /path?query"), and a Fabric8 client pointed at it (no HTTP-level retries).
  */
 final class ScriptedApiServer implements AutoCloseable {
-  /** Status, Retry-After (or null), JSON body. */
-  record Answer(int code, String retryAfter, String body) {}
+  /**
+   * Status, Retry-After (or null), JSON body; {@code stalls}: the body is sent and the connection then
+   * kept open with nothing more on it (a load balancer or NAT that dropped it silently), until closed.
+   */
+  record Answer(int code, String retryAfter, String body, boolean stalls) {
+    Answer(int code, String retryAfter, String body) {
+      this(code, retryAfter, body, false);
+    }
+  }
 
   private final HttpServer server;
+  private final CountDownLatch closed = new CountDownLatch(1);
   private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
   final KubernetesClient client;
 
@@ -39,10 +50,27 @@ final class ScriptedApiServer implements AutoCloseable {
       }
       exchange.getResponseHeaders().set("Content-Type", "application/json");
       byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
+      if (a.stalls()) {
+        exchange.sendResponseHeaders(a.code(), 0); // chunked: no end the client could see
+        exchange.getResponseBody().write(body);
+        exchange.getResponseBody().flush();
+        try {
+          closed.await(120, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        exchange.close();
+        return;
+      }
       exchange.sendResponseHeaders(a.code(), body.length);
       exchange.getResponseBody().write(body);
       exchange.close();
     });
+    server.setExecutor(Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "scripted-api-server");
+      t.setDaemon(true);
+      return t;
+    }));
     server.start();
     client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
         .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
@@ -56,6 +84,7 @@ final class ScriptedApiServer implements AutoCloseable {
 
   @Override
   public void close() {
+    closed.countDown();
     client.close();
     server.stop(0);
   }

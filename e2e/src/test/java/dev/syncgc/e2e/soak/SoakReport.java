@@ -181,9 +181,20 @@ final class SoakReport {
     return out.isEmpty() ? "-" : String.join(", ", out);
   }
 
+  /** The line after which docs/reliability.md is written by hand (the safety cases and their tests): kept. */
+  static final String KEPT = "<!-- Written by hand below this line (safety cases, their tests and figures):"
+      + " the soak keeps it. -->";
+
   void write(Path file) throws IOException {
     Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.writeString(file, markdown());
+    String kept = "";
+    if (Files.exists(file)) {
+      String old = Files.readString(file);
+      int at = old.indexOf(KEPT);
+      int lineEnd = at < 0 ? -1 : old.indexOf('\n', at);
+      kept = lineEnd < 0 ? "" : old.substring(lineEnd + 1);
+    }
+    Files.writeString(file, markdown() + "\n" + KEPT + "\n" + kept);
   }
 
   /** The process sampled over the most rounds: its first and latest heap. */

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -63,6 +64,8 @@ final class Reflector {
   private final Listener listener;
   private final Executor lists;
   private final ScheduledExecutorService timer;
+  private final Duration silenceLimit;
+  private final Runnable silentRestart;
   private volatile boolean stopped;
   private volatile boolean watching;
   /** The API server rejected a watch list, or broke one off: lists are paged from then on. */
@@ -73,8 +76,15 @@ final class Reflector {
   private final Backoff backoff = new Backoff();
 
   /** @param lists where LISTs run (they block on the client-side rate limit and the answer) */
+  /**
+   * @param silenceLimit a watch that receives nothing (no event, no bookmark) for this long is cancelled
+   *     and started again from the last version seen: its connection was dropped without a close
+   * @param silentRestart counts such restarts
+   */
   Reflector(TrackedKind kind, String namespace, KubeApi api, Listener listener, Executor lists,
-      ScheduledExecutorService timer) {
+      ScheduledExecutorService timer, Duration silenceLimit, Runnable silentRestart) {
+    this.silenceLimit = silenceLimit;
+    this.silentRestart = silentRestart;
     this.kind = kind;
     this.namespace = namespace;
     this.api = api;
@@ -185,13 +195,17 @@ final class Reflector {
     body = response.body();
     watching = true;
     backoff.reset();
+    ScheduledFuture<?> silence = watchForSilence(stream, response.body());
     response.body().consume();
     response.body().done().whenComplete((v, t) -> {
       watching = false;
+      silence.cancel(false);
       if (stopped) {
         return;
       }
-      if (stream.cut() == Cut.GONE) {
+      if (stream.silenced()) {
+        later(again); // resumes from the last version seen (a watch list: listed again)
+      } else if (stream.cut() == Cut.GONE) {
         log.info("watch from resourceVersion={} expired (410) kind={} namespace={}; listing again", from,
             kind, namespace);
         lists.execute(this::list);
@@ -204,6 +218,24 @@ final class Reflector {
         watch(); // the server's timeout: resume from the last version seen
       }
     });
+  }
+
+  /**
+   * The request's timeout covers the answer's headers, not its streamed body: a connection that a load
+   * balancer or NAT dropped without a close would leave the watch waiting for ever. A watch that has
+   * received nothing for {@link #silenceLimit} is cancelled, counted and started again.
+   */
+  private ScheduledFuture<?> watchForSilence(WatchStream stream, AsyncBody body) {
+    long period = Math.max(100, silenceLimit.toMillis() / 4);
+    return timer.scheduleWithFixedDelay(() -> {
+      long silentFor = System.nanoTime() - stream.lastReceived();
+      if (!stopped && silentFor > silenceLimit.toNanos() && stream.silence()) {
+        log.warn("watch silent for {} s kind={} namespace={}; starting it again from resourceVersion={}",
+            TimeUnit.NANOSECONDS.toSeconds(silentFor), kind, namespace, version);
+        silentRestart.run();
+        body.cancel();
+      }
+    }, period, period, TimeUnit.MILLISECONDS);
   }
 
   /** The API server rejected a watch list or broke it off: no list so far; a paged LIST, now and from then on. */

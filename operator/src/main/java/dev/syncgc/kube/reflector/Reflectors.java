@@ -36,6 +36,11 @@ public final class Reflectors implements AutoCloseable {
    * (in order), to make the race between watches of different kinds happen on purpose.
    */
   public static final String DELAY_ENV = "SYNCGC_TEST_DELAY_EVENTS";
+  /**
+   * The API server sends a watch a bookmark about once a minute (allowWatchBookmarks), so a watch
+   * silent for twice that has lost its connection without a close (a load balancer, a NAT).
+   */
+  public static final Duration SILENCE_LIMIT = Duration.ofMinutes(2);
   /** LISTs at once: they wait on the client-side rate limit anyway. */
   private static final int LIST_THREADS = 4;
 
@@ -57,6 +62,8 @@ public final class Reflectors implements AutoCloseable {
   private final Set<String> namespaces;
   private final Duration initialListTimeout;
   private final ObjectEvents sink;
+  private final Duration silenceLimit;
+  private final AtomicLong silentRestarts = new AtomicLong();
   /** Per tracked kind (group/kind): replaced whole when its CRD's storage version changes, dropped on untrack. */
   private final Map<String, Watched> watched = new ConcurrentHashMap<>();
   private final EventDelay delay = EventDelay.fromEnvironment(DELAY_ENV, System.getenv(DELAY_ENV));
@@ -87,10 +94,25 @@ public final class Reflectors implements AutoCloseable {
    *     on without it (its reflector keeps retrying)
    */
   public Reflectors(KubeApi api, Set<String> namespaces, Duration initialListTimeout, ObjectEvents sink) {
+    this(api, namespaces, initialListTimeout, sink, SILENCE_LIMIT);
+  }
+
+  /**
+   * @param silenceLimit how long a watch may stay silent (no event, no bookmark) before it is taken for
+   *     a connection dropped without a close and started again from the last version seen
+   */
+  public Reflectors(KubeApi api, Set<String> namespaces, Duration initialListTimeout, ObjectEvents sink,
+      Duration silenceLimit) {
     this.api = api;
     this.namespaces = namespaces;
     this.initialListTimeout = initialListTimeout;
     this.sink = sink;
+    this.silenceLimit = silenceLimit;
+  }
+
+  /** Watches restarted because they had been silent past the limit (a connection dropped without a close). */
+  public long silentWatchesRestarted() {
+    return silentRestarts.get();
   }
 
   /** Starts watching a kind, unless it is watched already; completes once its initial list is in the graph. */
@@ -113,7 +135,8 @@ public final class Reflectors implements AutoCloseable {
     for (String namespace : scopes) {
       CompletableFuture<Void> listed = new CompletableFuture<>();
       AtomicLong position = w.delivered.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
-      w.reflectors.add(new Reflector(kind, namespace, api, listener(w, namespace, listed, position), lists, timer));
+      w.reflectors.add(new Reflector(kind, namespace, api, listener(w, namespace, listed, position), lists, timer,
+          silenceLimit, silentRestarts::incrementAndGet));
       synced.add(listed.orTimeout(initialListTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
         // e.g. a conversion webhook down: the graph lacks this kind, so the freshness check of every
         // owner that may have such dependents fails and reports it until the list succeeds

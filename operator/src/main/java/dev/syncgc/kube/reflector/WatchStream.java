@@ -19,6 +19,8 @@ final class WatchStream implements AsyncBody.Consumer<List<ByteBuffer>> {
   private final EventFramer framer;
   private final BooleanSupplier stopped;
   private volatile Cut cut = Cut.NONE;
+  private volatile long lastReceived = System.nanoTime();
+  private volatile boolean silenced;
 
   WatchStream(TrackedKind kind, Function<Event, Cut> handler, BooleanSupplier stopped) {
     this.stopped = stopped;
@@ -31,6 +33,7 @@ final class WatchStream implements AsyncBody.Consumer<List<ByteBuffer>> {
 
   @Override
   public void consume(List<ByteBuffer> buffers, AsyncBody body) throws Exception {
+    lastReceived = System.nanoTime();
     for (ByteBuffer buffer : buffers) {
       framer.feed(buffer);
     }
@@ -43,5 +46,23 @@ final class WatchStream implements AsyncBody.Consumer<List<ByteBuffer>> {
 
   Cut cut() {
     return cut;
+  }
+
+  /** {@link System#nanoTime()} when bytes last arrived (or the stream began). */
+  long lastReceived() {
+    return lastReceived;
+  }
+
+  /** Marks the stream as ended for its silence; true the first time. */
+  synchronized boolean silence() {
+    if (silenced) {
+      return false;
+    }
+    silenced = true;
+    return true;
+  }
+
+  boolean silenced() {
+    return silenced;
   }
 }
