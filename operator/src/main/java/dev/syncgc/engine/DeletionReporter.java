@@ -34,7 +34,10 @@ final class DeletionReporter {
   private final Supplier<List<String>> unlistedKinds;
   private final ObjectStates states;
 
-  /** @param unlistedKinds kinds syncgc may not list or watch, named when a deletion completes */
+  /**
+   * @param unlistedKinds what syncgc cannot list or watch (refused kinds, group-versions whose discovery
+   *     failed), named while a deletion waits and when it completes
+   */
   DeletionReporter(EventRecorder events, SyncgcMetrics metrics, Clock clock, Duration waitingEventInterval,
       Supplier<List<String>> unlistedKinds, ObjectStates states) {
     this.states = states;
@@ -90,7 +93,7 @@ final class DeletionReporter {
         if (root(owner)) {
           List<String> unlisted = unlistedKinds.get();
           events.normal(owner.ref(), EventReason.SynchronousDeletionCompleted, "All dependents are gone; released after "
-              + tookText + (unlisted.isEmpty() ? "" : "; not checked (syncgc may not list them): " + unlisted));
+              + tookText + (unlisted.isEmpty() ? "" : "; not checked (syncgc cannot list them): " + unlisted));
         }
       }
       case TIMED_OUT -> {
@@ -170,7 +173,9 @@ final class DeletionReporter {
     }
     if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
       state.lastWaitingEvent = now;
-      events.normal(owner.ref(), EventReason.WaitingForDependents, s.message(owner.annotation(Names.TIMED_OUT) != null));
+      List<String> notChecked = unlistedKinds.get();
+      events.normal(owner.ref(), EventReason.WaitingForDependents, s.message(owner.annotation(Names.TIMED_OUT) != null)
+          + (notChecked.isEmpty() ? "" : "; not checked (syncgc cannot list them): " + notChecked));
     }
     return recheck;
   }

@@ -76,7 +76,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.barrier = new FreshnessBarrier(reads::listMetadata, reflectors::deliveredUpTo, settings.namespaces(),
         graph::knows, this::upserted, metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
-        reflectors::refusedKinds, states);
+        this::notChecked, states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
     Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
@@ -86,8 +86,19 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
         policies, clock, states, inForce);
     metrics.silentWatches(reflectors::silentWatchesRestarted);
+    metrics.unreadGroupVersions(() -> discovery.unreadGroupVersions().size());
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
+  }
+
+  /**
+   * What syncgc cannot check, named where it says what it waits for and what it released: kinds whose
+   * list and watch are refused, and group-versions whose discovery failed (their kinds are not tracked).
+   */
+  private List<String> notChecked() {
+    List<String> out = new ArrayList<>(reflectors.refusedKinds());
+    discovery.unreadGroupVersions().forEach(gv -> out.add(gv + " (discovery failed)"));
+    return out;
   }
 
   /** Starts watching a kind; completes when its initial list is in the graph. */

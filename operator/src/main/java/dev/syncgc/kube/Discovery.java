@@ -60,6 +60,10 @@ public final class Discovery {
     return t;
   });
 
+  /** Filled by one refresh (under this object's lock), then published as {@link #unread}. */
+  private final Set<String> unreadNow = new HashSet<>();
+  private volatile List<String> unread = List.of();
+
   public Discovery(KubernetesClient client, Duration minRefresh, Clock clock) {
     this(sourceOf(client), minRefresh, clock);
   }
@@ -114,6 +118,7 @@ public final class Discovery {
   }
 
   public synchronized void refresh() {
+    unreadNow.clear();
     Map<String, List<TrackedKind>> next = new LinkedHashMap<>();
     Map<String, Set<String>> canDelete = new HashMap<>();
     List<String> preferredVersions = new ArrayList<>();
@@ -130,6 +135,7 @@ public final class Discovery {
       }
     }
     byGroupVersion = next;
+    unread = List.copyOf(new java.util.TreeSet<>(unreadNow));
     Map<String, TrackedKind> kinds = new HashMap<>();
     Map<String, Scope> scope = new HashMap<>();
     next.forEach((gv, list) -> {
@@ -181,6 +187,7 @@ public final class Discovery {
       List<TrackedKind> before = byGroupVersion.get(gv);
       log.warn("discovery failed groupVersion={} code={} message={}; keeping the {} kinds known of it", gv,
           e.getCode(), e.getMessage(), before == null ? 0 : before.size());
+      unreadNow.add(gv);
       if (before != null) {
         into.put(gv, before);
         canDelete.put(gv, deletableByGroupVersion.getOrDefault(gv, Set.of()));
@@ -268,6 +275,15 @@ public final class Discovery {
         }
       });
     }
+  }
+
+  /**
+   * Group-versions the API server lists but whose discovery failed at the last refresh (an aggregated
+   * API whose service is down, most often): kinds in them that syncgc never learned are not tracked,
+   * so it names them wherever it says what it could not check. Read again at every refresh.
+   */
+  public List<String> unreadGroupVersions() {
+    return unread;
   }
 
   /**

@@ -110,4 +110,11 @@ public final class SyncgcMetrics {
         .description("Watches restarted because nothing (no event, no bookmark) came for longer than the limit:"
             + " a connection dropped without a close").register(registry);
   }
+
+  /** Group-versions the API server lists whose discovery failed at the last refresh: their kinds are not tracked. */
+  public void unreadGroupVersions(Supplier<Number> count) {
+    Gauge.builder("syncgc.discovery.unread.group.versions", count)
+        .description("Group-versions whose discovery failed (an aggregated API down): kinds in them are not tracked")
+        .register(registry);
+  }
 }

@@ -22,6 +22,8 @@ class ServedKindsTest {
   private final Set<String> definedByCrd = new HashSet<>(Set.of("crd.dev/Widget"));
   private final Set<String> tracked = new HashSet<>();
   private final List<String> calls = new ArrayList<>();
+  /** Group-versions whose discovery fails (an aggregated API whose service is down). */
+  private final Set<String> failing = new HashSet<>();
 
   private final Discovery discovery = new Discovery(new Discovery.Source() {
     @Override
@@ -34,6 +36,9 @@ class ServedKindsTest {
 
     @Override
     public APIResourceList resources(String groupVersion) {
+      if (failing.contains(groupVersion)) {
+        throw new io.fabric8.kubernetes.client.KubernetesClientException("service unavailable", 503, null);
+      }
       String kind = groupVersion.startsWith("metrics.dev") ? "Sample" : groupVersion.startsWith("crd.dev") ? "Widget"
           : "ConfigMap";
       return new APIResourceListBuilder().addToResources(new APIResourceBuilder().withName(kind.toLowerCase() + "s")
@@ -60,5 +65,24 @@ class ServedKindsTest {
     discovery.refresh();
     served.trackNew();
     assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample", "untrack metrics.dev/Sample"), calls);
+  }
+
+  /**
+   * Issue 32 case 5: an aggregated API down at start is named (it used to be dropped without a word)
+   * and its kinds are tracked once its discovery answers.
+   */
+  @Test
+  void aGroupWhoseDiscoveryFailsIsNamedAndTrackedOnceItAnswers() {
+    failing.add("metrics.dev/v1");
+    discovery.refresh();
+    served.trackNew();
+    assertEquals(List.of("track /ConfigMap"), calls);
+    assertEquals(List.of("metrics.dev/v1"), discovery.unreadGroupVersions());
+
+    failing.clear();
+    discovery.refreshIfGroupsChanged(); // what the served-kinds timer calls
+    served.trackNew();
+    assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample"), calls);
+    assertEquals(List.of(), discovery.unreadGroupVersions());
   }
 }
