@@ -1,0 +1,82 @@
+package dev.syncgc.e2e;
+
+import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
+import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.e2e.support.BuiltInCollector;
+import dev.syncgc.e2e.support.DeletionOrder;
+import dev.syncgc.e2e.support.ObjectAwaits;
+import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.SharedOperator;
+import dev.syncgc.e2e.support.TestCluster;
+import dev.syncgc.e2e.support.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Issue 32 case 3, end to end: {@code kubectl delete --cascade=orphan} on an owner whose synchronous
+ * cascade is under way. Every dependent present when the API server answered the orphan request must
+ * survive, but for the DELETEs already in flight: counted from etcd revisions (a deletion whose
+ * revision is above the orphan request's was sent after it). A plan's batches used to go on for up to
+ * 5 s: 373 of 2,350 dependents deleted after the request. The operator runs without a client-side
+ * limit (its calls go out fastest).
+ */
+@ExtendWith(TestNamespace.Extension.class)
+class LaterOrphanRequestIT {
+  private static final int DEPENDENTS = 2_000;
+  /** Calls the operator has in flight at most (its ParallelCalls threads). */
+  private static final int IN_FLIGHT = 64;
+  private final KubernetesClient client = TestCluster.get().client();
+
+  @Test
+  void aLaterOrphanRequestStopsTheCascadeButForTheCallsInFlight(TestNamespace ns) throws Exception {
+    BuiltInCollector.assumeRunning("its orphaning of the dependents once the orphan finalizer is on the owner");
+    SharedOperator.pause();
+    try (OperatorProcess operator = OperatorProcess.start("later-orphan",
+        List.of("--kube-api-qps", "0", "--namespaces", ns.name()), Map.of())) {
+      operator.awaitReady();
+      ConfigMap root = client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder().withNewMetadata()
+          .withName("root").addToAnnotations(PROPAGATION, SYNCHRONOUS).endMetadata().build()).create();
+      ObjectAwaits.awaitSyncgcFinalizer(() -> client.configMaps().inNamespace(ns.name()).withName("root").get());
+      IntStream.range(0, DEPENDENTS).parallel().forEach(i -> client.configMaps().inNamespace(ns.name())
+          .resource(new ConfigMapBuilder().withNewMetadata().withName("d-" + i).addNewOwnerReference()
+              .withApiVersion("v1").withKind("ConfigMap").withName("root").withUid(root.getMetadata().getUid())
+              .withBlockOwnerDeletion(true).endOwnerReference().endMetadata().build()).create());
+
+      try (DeletionOrder order = DeletionOrder.of(client.configMaps().inNamespace(ns.name()))) {
+        client.configMaps().inNamespace(ns.name()).withName("root").delete();
+        await("the cascade is under way").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+            .until(() -> order.deletions().size() >= 100);
+        // kubectl delete --cascade=orphan; the answer is the owner as written, with the orphan finalizer
+        String answer = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/"
+            + ns.name() + "/configmaps/root", "DELETE", Map.of("apiVersion", "v1", "kind", "DeleteOptions",
+            "propagationPolicy", "Orphan"));
+        int before = order.deletions().size();
+        ConfigMap orphaned = client.getKubernetesSerialization().unmarshal(answer, ConfigMap.class);
+        long orphanedAt = Long.parseLong(orphaned.getMetadata().getResourceVersion());
+        ObjectAwaits.awaitGone(client, root, Duration.ofMinutes(2));
+
+        long after = order.deletions().stream().filter(d -> d.name().startsWith("d-"))
+            .filter(d -> d.resourceVersion() > orphanedAt).count();
+        long left = client.configMaps().inNamespace(ns.name()).list().getItems().stream()
+            .filter(c -> c.getMetadata().getName().startsWith("d-")).count();
+        System.out.printf("later orphan request: %d of %d dependents deleted when it was answered (%d seen by then),"
+            + " %d deleted after it (revision above %d), %d left%n", DEPENDENTS - left - after, DEPENDENTS, before,
+            after, orphanedAt, left);
+        assertTrue(orphaned.getMetadata().getFinalizers().contains("orphan"), "the orphan request landed: " + answer);
+        assertTrue(after <= IN_FLIGHT, after + " dependents deleted after the orphan request (in flight at most "
+            + IN_FLIGHT + ")");
+        assertTrue(left > 0, "nothing left: the orphan request came too late to tell");
+      }
+    }
+  }
+}
