@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.syncgc.e2e.support.AdmissionPolicies;
+import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -16,8 +18,6 @@ import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,51 +34,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class CascadeSurvivorIT {
-  private static final String UNDELETABLE = "e2e.syncgc.dev/undeletable";
   private static final String POLICY = "e2e-syncgc-undeletable-widgets";
 
   private static final KubernetesClient client = TestCluster.get().client();
+  private static AdmissionPolicies.Policy policy;
 
-  /** A ValidatingAdmissionPolicy refusing every DELETE of a Widget labelled undeletable. */
+  /** A ValidatingAdmissionPolicy refusing every DELETE of a Widget labelled protected. */
   @BeforeAll
   static void refuseDeletes() {
-    String yaml = """
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicy
-        metadata: {name: %1$s}
-        spec:
-          failurePolicy: Fail
-          matchConstraints:
-            resourceRules:
-            - apiGroups: ["%2$s"]
-              apiVersions: ["*"]
-              operations: ["DELETE"]
-              resources: ["widgets"]
-          validations:
-          - expression: "!has(oldObject.metadata.labels) || !('%3$s' in oldObject.metadata.labels)"
-            message: "this Widget may not be deleted (e2e)"
-        ---
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicyBinding
-        metadata: {name: %1$s}
-        spec:
-          policyName: %1$s
-          validationActions: [Deny]
-        """.formatted(POLICY, TestCrds.GROUP, UNDELETABLE);
-    client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).forceConflicts().serverSideApply();
+    String ns = Namespaces.create(client, "CascadeSurvivorIT-probe");
+    Widgets.create(client, ns, "probe").label(AdmissionPolicies.PROTECTED, "true").apply();
+    policy = AdmissionPolicies.denyDeleteOfProtected(client, POLICY, TestCrds.GROUP, "widgets", null,
+        () -> AdmissionPolicies.refused(() -> Widgets.widget(client, ns, "probe").dryRun().delete()));
+    Namespaces.deleteAsync(client, ns);
   }
 
   @AfterAll
   static void allowDeletes() {
-    client.load(new ByteArrayInputStream(("""
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicyBinding
-        metadata: {name: %1$s}
-        ---
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicy
-        metadata: {name: %1$s}
-        """).formatted(POLICY).getBytes(StandardCharsets.UTF_8))).delete();
+    if (policy != null) {
+      policy.close();
+    }
   }
 
   @Test
@@ -86,10 +61,8 @@ class CascadeSurvivorIT {
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
         .annotate(GRACE_PERIOD, "7").applyAndAwaitFinalizer(SETUP_DEADLINE);
     GenericKubernetesResource mid = Widgets.create(client, ns.name(), "mid").ownedBy(owner)
-        .label(UNDELETABLE, "true").apply();
+        .label(AdmissionPolicies.PROTECTED, "true").apply();
     Widgets.create(client, ns.name(), "leaf").ownedBy(mid).apply();
-    await("the admission policy refuses a DELETE").atMost(SETUP_DEADLINE).ignoreExceptions()
-        .until(() -> refused(Widgets.create(client, ns.name(), "probe").label(UNDELETABLE, "true").apply()));
 
     Widgets.widget(client, ns.name(), "owner").delete();
     await("mid finalized by the cascade").atMost(SETUP_DEADLINE).until(() -> Widgets.reload(client, mid)
@@ -112,14 +85,5 @@ class CascadeSurvivorIT {
           : now.getMetadata().getAnnotations();
       assertEquals(List.of(), annotations.keySet().stream().filter(k -> k.startsWith("syncgc.dev/")).toList());
     });
-  }
-
-  private boolean refused(GenericKubernetesResource probe) {
-    try {
-      Widgets.widget(client, probe.getMetadata().getNamespace(), probe.getMetadata().getName()).delete();
-      return false;
-    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-      return e.getCode() == 422 || e.getCode() == 403;
-    }
   }
 }
