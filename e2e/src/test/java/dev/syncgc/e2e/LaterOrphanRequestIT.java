@@ -1,7 +1,5 @@
 package dev.syncgc.e2e;
 
-import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,13 +10,12 @@ import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.WideConfigMaps;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -44,13 +41,7 @@ class LaterOrphanRequestIT {
     try (OperatorProcess operator = OperatorProcess.start("later-orphan",
         List.of("--kube-api-qps", "0", "--namespaces", ns.name()), Map.of())) {
       operator.awaitReady();
-      ConfigMap root = client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder().withNewMetadata()
-          .withName("root").addToAnnotations(PROPAGATION, SYNCHRONOUS).endMetadata().build()).create();
-      ObjectAwaits.awaitSyncgcFinalizer(() -> client.configMaps().inNamespace(ns.name()).withName("root").get());
-      IntStream.range(0, DEPENDENTS).parallel().forEach(i -> client.configMaps().inNamespace(ns.name())
-          .resource(new ConfigMapBuilder().withNewMetadata().withName("d-" + i).addNewOwnerReference()
-              .withApiVersion("v1").withKind("ConfigMap").withName("root").withUid(root.getMetadata().getUid())
-              .withBlockOwnerDeletion(true).endOwnerReference().endMetadata().build()).create());
+      ConfigMap root = WideConfigMaps.create(client, ns.name(), DEPENDENTS);
 
       try (DeletionOrder order = DeletionOrder.of(client.configMaps().inNamespace(ns.name()))) {
         client.configMaps().inNamespace(ns.name()).withName("root").delete();
@@ -67,8 +58,7 @@ class LaterOrphanRequestIT {
 
         long after = order.deletions().stream().filter(d -> d.name().startsWith("d-"))
             .filter(d -> d.resourceVersion() > orphanedAt).count();
-        long left = client.configMaps().inNamespace(ns.name()).list().getItems().stream()
-            .filter(c -> c.getMetadata().getName().startsWith("d-")).count();
+        long left = WideConfigMaps.left(client, ns.name());
         System.out.printf("later orphan request: %d of %d dependents deleted when it was answered (%d seen by then),"
             + " %d deleted after it (revision above %d), %d left%n", DEPENDENTS - left - after, DEPENDENTS, before,
             after, orphanedAt, left);

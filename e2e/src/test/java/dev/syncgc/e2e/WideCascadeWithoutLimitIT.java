@@ -1,7 +1,5 @@
 package dev.syncgc.e2e;
 
-import static dev.syncgc.e2e.support.SpecNames.PROPAGATION;
-import static dev.syncgc.e2e.support.SpecNames.SYNCHRONOUS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.syncgc.e2e.support.Metrics;
@@ -10,13 +8,12 @@ import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
+import dev.syncgc.e2e.support.WideConfigMaps;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,19 +35,12 @@ class WideCascadeWithoutLimitIT {
     try (OperatorProcess operator = OperatorProcess.start("wide-unlimited",
         List.of("--kube-api-qps", "0", "--namespaces", ns.name()), Map.of())) {
       operator.awaitReady();
-      ConfigMap root = client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder().withNewMetadata()
-          .withName("root").addToAnnotations(PROPAGATION, SYNCHRONOUS).endMetadata().build()).create();
-      ObjectAwaits.awaitSyncgcFinalizer(() -> client.configMaps().inNamespace(ns.name()).withName("root").get());
-      IntStream.range(0, DEPENDENTS).parallel().forEach(i -> client.configMaps().inNamespace(ns.name())
-          .resource(new ConfigMapBuilder().withNewMetadata().withName("d-" + i).addNewOwnerReference()
-              .withApiVersion("v1").withKind("ConfigMap").withName("root").withUid(root.getMetadata().getUid())
-              .endOwnerReference().endMetadata().build()).create());
+      ConfigMap root = WideConfigMaps.create(client, ns.name(), DEPENDENTS);
 
       client.configMaps().inNamespace(ns.name()).withName("root").delete();
       ObjectAwaits.awaitGone(client, root, Duration.ofMinutes(5));
 
-      assertEquals(0, client.configMaps().inNamespace(ns.name()).list().getItems().stream()
-          .filter(c -> c.getMetadata().getName().startsWith("d-")).count(), "every dependent went first");
+      assertEquals(0, WideConfigMaps.left(client, ns.name()), "every dependent went first");
       String metrics = operator.metrics();
       assertEquals(0.0, Metrics.parse(metrics).sum("syncgc_api_requests_total", Map.of("code", "0")).orElse(0.0),
           "calls without an answer: " + metrics.lines().filter(l -> l.startsWith("syncgc_api_requests_total")).toList());
