@@ -67,7 +67,7 @@ class LaterOrphanRequestIT {
             + " %d deleted after it (revision above %d), %d left%n", DEPENDENTS - left - after, DEPENDENTS, before,
             after, orphanedAt, left);
         assertTrue(orphaned.getMetadata().getFinalizers().contains("orphan"), "the orphan request landed: " + answer);
-        assertTrue(after <= IN_FLIGHT, after + " dependents deleted after the orphan request (in flight at most "
+        assertTrue(after <= IN_FLIGHT, after + " dependents deleted after the orphan request (bound "
             + IN_FLIGHT + ")");
         assertTrue(left > 0, "nothing left: the orphan request came too late to tell");
       }
