@@ -20,13 +20,16 @@ import java.util.function.Function;
  * An HTTP server on loopback that answers every request as a script says, records what it was asked
  * ("METHOD /path?query"), and a Fabric8 client pointed at it (no HTTP-level retries).
  */
-final class ScriptedApiServer implements AutoCloseable {
+public final class ScriptedApiServer implements AutoCloseable {
   /**
    * Status, Retry-After (or null), JSON body; {@code stalls}: the body is sent and the connection then
    * kept open with nothing more on it (a load balancer or NAT that dropped it silently), until closed.
    */
-  record Answer(int code, String retryAfter, String body, boolean stalls) {
-    Answer(int code, String retryAfter, String body) {
+  public record Answer(int code, String retryAfter, String body, boolean stalls) {
+    /** The connection is closed without an answer (a reset). */
+    public static final int NO_ANSWER = -1;
+
+    public Answer(int code, String retryAfter, String body) {
       this(code, retryAfter, body, false);
     }
   }
@@ -34,9 +37,9 @@ final class ScriptedApiServer implements AutoCloseable {
   private final HttpServer server;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
-  final KubernetesClient client;
+  public final KubernetesClient client;
 
-  ScriptedApiServer(Function<HttpExchange, Answer> script) {
+  public ScriptedApiServer(Function<HttpExchange, Answer> script) {
     try {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     } catch (IOException e) {
@@ -45,6 +48,10 @@ final class ScriptedApiServer implements AutoCloseable {
     server.createContext("/", exchange -> {
       seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
       Answer a = script.apply(exchange);
+      if (a.code() == Answer.NO_ANSWER) {
+        exchange.close(); // no status line: the client sees the connection end
+        return;
+      }
       if (a.retryAfter() != null) {
         exchange.getResponseHeaders().set("Retry-After", a.retryAfter());
       }
@@ -78,7 +85,7 @@ final class ScriptedApiServer implements AutoCloseable {
   }
 
   /** The requests so far, in order. */
-  List<String> seen() {
+  public List<String> seen() {
     return List.copyOf(seen);
   }
 

@@ -1,0 +1,248 @@
+package dev.syncgc.engine;
+
+import static dev.syncgc.core.TestObjects.link;
+import static dev.syncgc.core.TestObjects.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import dev.syncgc.core.TestObjects;
+import dev.syncgc.core.deletion.Outcome;
+import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.Scope;
+import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.engine.StepExecutor.Next;
+import dev.syncgc.kube.EventRecorder;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.RateLimiter;
+import dev.syncgc.kube.ScriptedApiServer;
+import dev.syncgc.kube.ScriptedApiServer.Answer;
+import dev.syncgc.kube.TrackedKind;
+import dev.syncgc.kube.reflector.Reflectors;
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Issue 32's answer matrix: every call syncgc makes in a deletion against every answer the API server
+ * (or the way to it) can give, on a scripted server, each mapped to what SPEC asks for. A conflict
+ * (409, a JSON-patch test that failed) plans again and is no failure; a refusal (admission, RBAC, an
+ * invalid request) and a failure of the moment (5xx, no answer) plan again too, recorded in the API
+ * server's words as what blocks; 404 is done; a 429 is sent again after its Retry-After.
+ */
+class AnswerMatrixTest {
+  private static final TrackedKind WIDGETS = new TrackedKind("example.com", "v1", "Widget", "widgets", true);
+  private static final String STATUS = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",";
+
+  /** The answers, named as the matrix prints them. */
+  enum Reply {
+    OK(200, null), GONE(404, STATUS + "\"message\":\"widgets \\\"x\\\" not found\",\"reason\":\"NotFound\",\"code\":404}"),
+    CONFLICT(409, STATUS + "\"message\":\"Operation cannot be fulfilled: the ResourceVersion in the precondition does"
+        + " not match\",\"reason\":\"Conflict\",\"details\":{\"name\":\"x\",\"kind\":\"widgets\"},\"code\":409}"),
+    PATCH_TEST_FAILED(422, STATUS + "\"message\":\"the server rejected our request due to an error in our request\","
+        + "\"reason\":\"Invalid\",\"details\":{},\"code\":422}"),
+    ADMISSION_422(422, STATUS + "\"message\":\"widgets \\\"x\\\" is forbidden: ValidatingAdmissionPolicy 'p' with"
+        + " binding 'p' denied request: protected\",\"reason\":\"Invalid\",\"details\":{\"name\":\"x\",\"kind\":"
+        + "\"widgets\",\"causes\":[{\"message\":\"denied request: protected\"}]},\"code\":422}"),
+    ADMISSION_403(403, STATUS + "\"message\":\"admission webhook \\\"guard.example.com\\\" denied the request: no\","
+        + "\"reason\":\"Forbidden\",\"details\":{\"name\":\"x\",\"kind\":\"widgets\"},\"code\":403}"),
+    RBAC_403(403, STATUS + "\"message\":\"widgets \\\"x\\\" is forbidden: User \\\"syncgc\\\" cannot delete resource"
+        + " \\\"widgets\\\"\",\"reason\":\"Forbidden\",\"details\":{\"name\":\"x\",\"kind\":\"widgets\"},\"code\":403}"),
+    BAD_REQUEST(400, STATUS + "\"message\":\"bad request\",\"reason\":\"BadRequest\",\"code\":400}"),
+    THROTTLED_THEN_OK(429, STATUS + "\"message\":\"too many requests\",\"reason\":\"TooManyRequests\",\"code\":429}"),
+    SERVER_ERROR(500, STATUS + "\"message\":\"etcdserver: request timed out\",\"code\":500}"),
+    UNAVAILABLE(503, STATUS + "\"message\":\"service unavailable\",\"code\":503}"),
+    NO_ANSWER(Answer.NO_ANSWER, "");
+
+    final int code;
+    final String body;
+
+    Reply(int code, String body) {
+      this.code = code;
+      this.body = body;
+    }
+  }
+
+  /** What SPEC asks for: the worker's next move, and the start of what is recorded as blocking (null: nothing). */
+  record Action(Next next, String recorded) {}
+
+  /** The calls of a deletion, each with the request it is and the steps that make it. */
+  enum Call {
+    DELETE_DEPENDENT("DELETE /apis/example.com/v1/namespaces/default/widgets/d"),
+    FINALIZE_DEPENDENT("PATCH /apis/example.com/v1/namespaces/default/widgets/d"),
+    DROP_REFERENCE("PATCH /apis/example.com/v1/namespaces/default/widgets/d"),
+    LOOK_UP_UNSEEN_OWNER("GET /apis/example.com/v1/namespaces/default/widgets/co"),
+    RELEASE_OWNER("PATCH /apis/example.com/v1/namespaces/default/widgets/x"),
+    HAND_TO_ORPHANING("DELETE /apis/example.com/v1/namespaces/default/widgets/x");
+
+    final String request;
+
+    Call(String request) {
+      this.request = request;
+    }
+  }
+
+  static Stream<Arguments> matrix() {
+    List<Arguments> out = new ArrayList<>();
+    for (Call call : Call.values()) {
+      for (Reply reply : Reply.values()) {
+        out.add(Arguments.of(call, reply));
+      }
+    }
+    return out.stream();
+  }
+
+  /** SPEC's action for each pair. */
+  static Action expected(Call call, Reply reply) {
+    String what = switch (call) {
+      case DELETE_DEPENDENT -> "DELETE";
+      case FINALIZE_DEPENDENT -> "adding the syncgc finalizer";
+      case DROP_REFERENCE -> "removing its owner reference";
+      case LOOK_UP_UNSEEN_OWNER -> "looking up its owner Widget/co";
+      default -> null;
+    };
+    boolean ownerCall = what == null;
+    return switch (reply) {
+      case OK, THROTTLED_THEN_OK -> call == Call.LOOK_UP_UNSEEN_OWNER
+          ? new Action(Next.RETRY, "its owner Widget/co exists but is not seen yet") : new Action(Next.DONE, null);
+      case GONE -> new Action(Next.DONE, null); // a GET's 404: the owner is gone, so the DELETE goes (answered 200)
+      case CONFLICT, PATCH_TEST_FAILED -> new Action(Next.RETRY, null);
+      case ADMISSION_422, ADMISSION_403, BAD_REQUEST -> new Action(Next.RETRY, ownerCall ? null : "refused " + what);
+      case RBAC_403 -> new Action(Next.RETRY, ownerCall ? null : "missing permission for " + what);
+      case SERVER_ERROR, UNAVAILABLE, NO_ANSWER -> new Action(Next.RETRY, ownerCall ? null : "failed " + what);
+    };
+  }
+
+  private ScriptedApiServer server;
+  private Reflectors reflectors;
+  private ParallelCalls calls;
+
+  @AfterEach
+  void stop() {
+    if (reflectors != null) {
+      reflectors.close();
+    }
+    if (calls != null) {
+      calls.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @ParameterizedTest(name = "{0} answered {1}")
+  @MethodSource("matrix")
+  void everyCallReadsEveryAnswerAsSpecMeansIt(Call call, Reply reply) throws Exception {
+    AtomicInteger answered = new AtomicInteger();
+    server = new ScriptedApiServer(x -> route(x, call, reply, answered));
+    SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
+    KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), metrics);
+    reflectors = new Reflectors(api, Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
+      @Override
+      public void upserted(TrackedKind kind, ObjectMetadata object) { }
+
+      @Override
+      public void deleted(TrackedKind kind, ObjectMetadata object) { }
+
+      @Override
+      public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) { }
+    });
+    reflectors.track(WIDGETS).get(10, TimeUnit.SECONDS);
+    calls = new ParallelCalls(2);
+    DependencyGraph graph = TestObjects.graph();
+    ObjectMetadata owner = obj("x").deleting().syncFinalizer().deadline(TestObjects.DELETED_AT.plusSeconds(3600))
+        .annotate(Names.PROPAGATION, call == Call.HAND_TO_ORPHANING ? "Orphan" : "Synchronous").build();
+    ObjectMetadata dependent = call == Call.LOOK_UP_UNSEEN_OWNER
+        ? obj("d").ownedBy(link("x"), link("co", Scope.NAMESPACED, true)).build() : obj("d").ownedBy("x").build();
+    graph.upsert(owner);
+    graph.upsert(dependent);
+    ObjectStates states = new ObjectStates();
+    StepExecutor executor = new StepExecutor(graph, api, new DeletionReporter(new EventRecorder(server.client,
+        RateLimiter.unlimited(), metrics, Clock.systemUTC(), Duration.ofMinutes(1), "matrix"), metrics,
+        Clock.systemUTC(), Duration.ofMinutes(1), List::of, states), reflectors, new WorkQueue(Duration.ofMillis(100),
+        Duration.ofSeconds(10)), Clock.systemUTC(), Duration.ofSeconds(30), calls, states,
+        SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), graph::get));
+    List<Step> steps = switch (call) {
+      case DELETE_DEPENDENT, LOOK_UP_UNSEEN_OWNER -> List.of(new Step.DeleteDependent(dependent, false));
+      case FINALIZE_DEPENDENT -> List.of(new Step.DeleteDependent(dependent, true));
+      case DROP_REFERENCE -> List.of(new Step.DropReference(dependent, owner.uid()));
+      case RELEASE_OWNER -> List.of(new Step.Release(Outcome.COMPLETED, List.of()));
+      case HAND_TO_ORPHANING -> List.of(new Step.HandToOrphaning());
+    };
+    SettingsInForce settings = SettingsInForce.ofAnnotations(owner);
+
+    Next next = executor.run(owner, settings, steps);
+
+    Action want = expected(call, reply);
+    String recorded = executor.lastFailure(dependent.uid());
+    System.out.printf("%-21s %-18s -> %-5s %s%n", call, reply, next, recorded == null ? "" : recorded);
+    assertEquals(want.next(), next, call + " answered " + reply + ": " + recorded);
+    if (want.recorded() == null) {
+      assertNull(recorded, call + " answered " + reply);
+    } else {
+      assertTrue(recorded != null && recorded.startsWith(want.recorded()), call + " answered " + reply + ": " + recorded);
+    }
+    int sent = (int) server.seen().stream().filter(Predicate.isEqual(call.request)).count();
+    // a 429 is sent again after its Retry-After; the JDK's HTTP client sends a GET (idempotent) once more
+    // on a connection that ended without an answer
+    int expectedSent = reply == Reply.THROTTLED_THEN_OK
+        || reply == Reply.NO_ANSWER && call.request.startsWith("GET") ? 2 : 1;
+    assertEquals(expectedSent, sent, "requests " + call.request + ": " + server.seen());
+  }
+
+  /** The call under test gets the reply; everything else what a healthy API server answers. */
+  private static Answer route(HttpExchange x, Call call, Reply reply, AtomicInteger answered) {
+    String query = x.getRequestURI().getRawQuery() == null ? "" : x.getRequestURI().getRawQuery();
+    String request = x.getRequestMethod() + " " + x.getRequestURI().getPath();
+    if (request.contains("/events")) {
+      return new Answer(201, null, "{}");
+    }
+    if (query.contains("sendInitialEvents")) {
+      return new Answer(400, null, STATUS + "\"message\":\"no watch list\",\"reason\":\"BadRequest\",\"code\":400}");
+    }
+    if (query.contains("watch=true")) {
+      return new Answer(200, null, "", true);
+    }
+    if (request.startsWith("GET") && request.endsWith("/widgets")) {
+      return new Answer(200, null, "{\"kind\":\"PartialObjectMetadataList\",\"apiVersion\":\"meta.k8s.io/v1\","
+          + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}");
+    }
+    if (request.equals(call.request)) {
+      int n = answered.incrementAndGet();
+      if (reply == Reply.THROTTLED_THEN_OK && n == 1) {
+        return new Answer(429, "0", reply.body);
+      }
+      if (reply == Reply.OK || reply == Reply.THROTTLED_THEN_OK) {
+        return new Answer(200, null, object(call));
+      }
+      return new Answer(reply.code, null, reply.body);
+    }
+    // the DELETE after a finalizer patch or a lookup, and anything else: as a healthy server answers
+    return new Answer(200, null, object(call));
+  }
+
+  /** The object a 200 carries: the unseen owner with its uid, or the object written (the orphan finalizer on). */
+  private static String object(Call call) {
+    String name = call == Call.LOOK_UP_UNSEEN_OWNER ? "co" : call.request.endsWith("/x") ? "x" : "d";
+    String finalizers = call == Call.HAND_TO_ORPHANING ? ",\"finalizers\":[\"orphan\"]" : "";
+    return "{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{\"name\":\"" + name
+        + "\",\"namespace\":\"default\",\"uid\":\"" + name + "\",\"resourceVersion\":\"7\"" + finalizers + "}}";
+  }
+}
