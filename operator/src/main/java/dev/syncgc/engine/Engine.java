@@ -114,17 +114,18 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
 
   /**
    * Its CRD is deleted, or its API no longer served: the API server deleted every object of a CRD's
-   * kind before the CRD went (its cleanup finalizer), and a kind no longer served holds none, so none
-   * is left, whether or not their watch events came before its reflectors stopped; one left in the graph
-   * would hold its owners for ever.
+   * kind before the CRD went (its cleanup finalizer), and a kind no longer served shows none, so none
+   * is left in the graph, whether or not their watch events came before its reflectors stopped; one
+   * left there would hold its owners for ever. They are forgotten, not marked deleted: an API that is
+   * served again (an aggregated API registered anew) may still hold them, and its list brings them back.
    */
   public void untrack(TrackedKind kind) {
     reflectors.untrack(kind);
-    DependencyGraph.Removal removal = graph.removeIf(o -> o.ref().group().equals(kind.group())
+    DependencyGraph.Removal removal = graph.forgetIf(o -> o.ref().group().equals(kind.group())
         && o.ref().kind().equals(kind.kind()));
     forget(removal);
     if (!removal.uids().isEmpty()) {
-      log.info("kind={} is gone with its CRD; {} of its objects left the graph", kind, removal.uids().size());
+      log.info("kind={} is no longer served; {} of its objects left the graph", kind, removal.uids().size());
     }
   }
 

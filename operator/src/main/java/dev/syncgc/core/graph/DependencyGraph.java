@@ -78,6 +78,10 @@ public final class DependencyGraph {
    */
   public synchronized Set<String> remove(String uid) {
     tombstones.add(uid);
+    return drop(uid);
+  }
+
+  private Set<String> drop(String uid) {
     Node node = nodes.get(uid);
     if (node == null || node.meta == null) {
       return Set.of();
@@ -109,15 +113,28 @@ public final class DependencyGraph {
    * presume, that each is gone. One pass over the graph under its monitor, as {@link #snapshot}.
    */
   public synchronized Removal removeIf(Predicate<ObjectMetadata> gone) {
+    return take(gone, true);
+  }
+
+  /**
+   * Takes every observed object {@code unseen} selects out of the graph without recording it as
+   * deleted: its kind is no longer watched (no longer served, its CRD gone), and should the kind come
+   * back, its objects are listed anew and must be taken in (a deleted one would be ignored for good).
+   */
+  public synchronized Removal forgetIf(Predicate<ObjectMetadata> unseen) {
+    return take(unseen, false);
+  }
+
+  private Removal take(Predicate<ObjectMetadata> which, boolean deleted) {
     List<String> uids = new ArrayList<>();
     for (Node node : nodes.all()) {
-      if (node.meta != null && gone.test(node.meta)) {
+      if (node.meta != null && which.test(node.meta)) {
         uids.add(node.meta.uid());
       }
     }
     Set<String> owners = new LinkedHashSet<>();
     for (String uid : uids) {
-      owners.addAll(remove(uid));
+      owners.addAll(deleted ? remove(uid) : drop(uid));
     }
     return new Removal(List.copyOf(uids), owners);
   }

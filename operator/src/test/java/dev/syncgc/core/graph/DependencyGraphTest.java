@@ -344,5 +344,27 @@ class DependencyGraphTest {
     assertNull(g.get("ghost"), "a late copy of an object known gone is not taken back");
     assertEquals(new DependencyGraph.Removal(List.of(), Set.of()), g.removeIf(o -> false));
   }
-}
 
+  /**
+   * Issue 32 case 5: a kind no longer served is forgotten, not marked deleted; served again (an
+   * aggregated API registered anew), its list brings its objects back. They used to be tombstoned, so
+   * the relist was ignored and an object of the kind under deletion stayed Terminating until a restart.
+   */
+  @Test
+  void forgetIfTakesOutWithoutMarkingDeletedSoAReturningKindIsTakenBack() {
+    ObjectMetadata owner = obj("owner").build();
+    ObjectMetadata sample = obj("sample").ownedBy("owner").build();
+    DependencyGraph g = graphOf(owner, sample);
+
+    DependencyGraph.Removal removal = g.forgetIf(o -> o.uid().equals("sample"));
+
+    assertEquals(List.of("sample"), removal.uids());
+    assertEquals(Set.of("owner"), removal.owners());
+    assertNull(g.get("sample"));
+    assertEquals(Set.of(), dependents(g, "owner"));
+    assertEquals(false, g.seenDeleted("sample"));
+    g.upsert(sample); // the kind is served again and listed
+    assertEquals(sample, g.get("sample"), "the returning kind's object is taken back");
+    assertEquals(Set.of("sample"), dependents(g, "owner"));
+  }
+}
