@@ -38,6 +38,14 @@ public final class Discovery {
 
     /** @throws KubernetesClientException when the group-version cannot be read */
     APIResourceList resources(String groupVersion);
+
+    /**
+     * Every group, version, resource and verb served, in one answer (aggregated discovery, v1.30+), so
+     * that a kind added to a known group-version is noticed; null where the API server offers none.
+     */
+    default String servedDigest() {
+      return null;
+    }
   }
 
   private static final List<String> DELETABLE_VERBS = List.of("list", "watch", "delete");
@@ -63,6 +71,8 @@ public final class Discovery {
   /** Filled by one refresh (under this object's lock), then published as {@link #unread}. */
   private final Set<String> unreadNow = new HashSet<>();
   private volatile List<String> unread = List.of();
+  /** What {@link Source#servedDigest} said at the last refresh it caused. */
+  private String lastDigest;
 
   public Discovery(KubernetesClient client, Duration minRefresh, Clock clock) {
     this(sourceOf(client), minRefresh, clock);
@@ -79,6 +89,11 @@ public final class Discovery {
       @Override
       public APIResourceList resources(String groupVersion) {
         return client.getApiResources(groupVersion);
+      }
+
+      @Override
+      public String servedDigest() {
+        return AggregatedDiscovery.digest(client);
       }
     };
   }
@@ -108,12 +123,14 @@ public final class Discovery {
         served.add(group.getName() + "/" + gv.getVersion());
       }
     }
+    String digest = source.servedDigest();
     synchronized (this) {
-      if (served.equals(byGroupVersion.keySet())) {
+      if (served.equals(byGroupVersion.keySet()) && java.util.Objects.equals(digest, lastDigest)) {
         return false;
       }
+      refresh();
+      lastDigest = digest;
     }
-    refresh();
     return true;
   }
 

@@ -22,6 +22,8 @@ class ServedKindsTest {
   private final Set<String> definedByCrd = new HashSet<>(Set.of("crd.dev/Widget"));
   private final Set<String> tracked = new HashSet<>();
   private final List<String> calls = new ArrayList<>();
+  /** Kinds added to metrics.dev/v1 since (a group-version already known). */
+  private final List<String> added = new ArrayList<>();
   /** Group-versions whose discovery fails (an aggregated API whose service is down). */
   private final Set<String> failing = new HashSet<>();
 
@@ -41,8 +43,19 @@ class ServedKindsTest {
       }
       String kind = groupVersion.startsWith("metrics.dev") ? "Sample" : groupVersion.startsWith("crd.dev") ? "Widget"
           : "ConfigMap";
-      return new APIResourceListBuilder().addToResources(new APIResourceBuilder().withName(kind.toLowerCase() + "s")
-          .withKind(kind).withNamespaced(true).withVerbs("list", "watch", "delete").build()).build();
+      APIResourceListBuilder list = new APIResourceListBuilder().addToResources(new APIResourceBuilder()
+          .withName(kind.toLowerCase() + "s").withKind(kind).withNamespaced(true).withVerbs("list", "watch", "delete")
+          .build());
+      if (groupVersion.startsWith("metrics.dev")) {
+        added.forEach(k -> list.addToResources(new APIResourceBuilder().withName(k.toLowerCase() + "s").withKind(k)
+            .withNamespaced(true).withVerbs("list", "watch", "delete").build()));
+      }
+      return list.build();
+    }
+
+    @Override
+    public String servedDigest() {
+      return groups + " " + added;
     }
   }, Duration.ZERO, Clock.systemUTC());
 
@@ -84,5 +97,23 @@ class ServedKindsTest {
     served.trackNew();
     assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample"), calls);
     assertEquals(List.of(), discovery.unreadGroupVersions());
+  }
+
+  /**
+   * Issue 32 case 5: a kind added to a group-version already known (an aggregated API's new resource)
+   * is tracked at the next look; the list of group-versions alone did not change, so it never was.
+   */
+  @Test
+  void aKindAddedToAKnownGroupVersionIsTrackedAtTheNextLook() {
+    discovery.refresh();
+    served.trackNew();
+    discovery.refreshIfGroupsChanged();
+    served.trackNew();
+    assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample"), calls);
+
+    added.add("Metric");
+    discovery.refreshIfGroupsChanged();
+    served.trackNew();
+    assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample", "track metrics.dev/Metric"), calls);
   }
 }
