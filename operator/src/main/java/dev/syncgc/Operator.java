@@ -78,6 +78,7 @@ public final class Operator {
     NamespaceLabels namespaces = new NamespaceLabels(client);
     Engine engine = new Engine(discovery, config.engineSettings(), api, reads, events, metrics, clock,
         namespaces::of);
+    engine.exitAfterAPause(() -> new Thread(() -> System.exit(1), "exit").start());
     if (config.debugGraph) {
       http.serve("/debug/graph", () -> GraphDump.lines(engine.graphSnapshot()));
     }

@@ -50,6 +50,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     return t;
   });
   private final StepExecutor executor;
+  private final PauseWatch pauses = new PauseWatch(System::nanoTime, PauseWatch.LIMIT);
   private final ObjectSync sync;
   private final int workerCount;
   private final List<Thread> workers = new ArrayList<>();
@@ -81,7 +82,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
     Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
     this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
-        states, inForce);
+        states, inForce, pauses::paused);
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
         policies, clock, states, inForce);
@@ -200,6 +201,17 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     queue.shutdown();
   }
 
+  /**
+   * Watches for a pause of this process ({@link PauseWatch}): from the moment it ends no write goes;
+   * once noticed the workers stop and {@code exit} runs (the process starts again with a fresh view).
+   */
+  public void exitAfterAPause(Runnable exit) {
+    pauses.start(() -> {
+      stopWorkers();
+      exit.run();
+    });
+  }
+
   private void work() {
     while (true) {
       String uid;
@@ -274,6 +286,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
 
   @Override
   public void close() {
+    pauses.close();
     queue.shutdown();
     calls.close();
     listPool.shutdownNow();

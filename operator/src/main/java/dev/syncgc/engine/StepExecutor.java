@@ -38,13 +38,19 @@ final class StepExecutor {
   private final ParallelCalls calls;
   private final DependentActions dependents;
   private final SendCheck check;
-  /** Checked before every write: a replica that stopped leading (its work queue shut down) sends none. */
+  /**
+   * Checked before every write: a replica that stopped leading (its work queue shut down) or was paused
+   * past the limit sends none.
+   */
   private final Supplier<String> leading;
 
-  /** @param inForce any object's settings in force, as the planner is given them */
+  /**
+   * @param inForce any object's settings in force, as the planner is given them
+   * @param paused why this process may not write after a pause ({@link PauseWatch}), or null
+   */
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
       WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states,
-      Function<ObjectMetadata, SettingsInForce> inForce) {
+      Function<ObjectMetadata, SettingsInForce> inForce, Supplier<String> paused) {
     this.api = api;
     this.reporter = reporter;
     this.reflectors = reflectors;
@@ -53,7 +59,7 @@ final class StepExecutor {
     this.recheckInterval = recheckInterval;
     this.calls = calls;
     this.check = new SendCheck(graph, inForce);
-    this.leading = () -> queue.isShutdown() ? "this replica no longer leads (its workers were stopped)" : null;
+    this.leading = () -> queue.isShutdown() ? "this replica no longer leads (its workers were stopped)" : paused.get();
     this.dependents = new DependentActions(graph, api, reporter, reflectors, states, check);
   }
 
