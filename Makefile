@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -60,6 +60,11 @@ e2e-nogc: ## the e2e tests of e2e/nogc/tests.txt on a second local control plane
 	@export $(NOGC_CLUSTER) SYNCGC_KCM_CONTROLLERS=$(NOGC_KCM_CONTROLLERS) SYNCGC_E2E_NO_KCM_GC=1 && unset KUBECONFIG && \
 	  if [[ $$(e2e/cluster.sh builtin-gc 2>/dev/null) != off ]]; then e2e/cluster.sh down && e2e/cluster.sh up; fi && \
 	  $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test='$(NOGC_ITS)'
+
+DIFFERENTIAL_WORLDS ?= 40
+e2e-differential: jar ## syncgc against the built-in collector's foreground deletion on random worlds (DIFFERENTIAL_WORLDS, or DIFFERENTIAL_SEED to replay one)
+	$(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=CoOwnerDifferentialIT \
+	  -Dsyncgc.differential.worlds=$(DIFFERENTIAL_WORLDS) $(if $(DIFFERENTIAL_SEED),-Dsyncgc.differential.seed=$(DIFFERENTIAL_SEED))
 
 e2e-nogc-down: ## stop the control plane of e2e-nogc and remove its data
 	@export $(NOGC_CLUSTER) && e2e/cluster.sh down

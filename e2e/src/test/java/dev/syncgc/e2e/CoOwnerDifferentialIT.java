@@ -36,12 +36,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deleted but held by another controller's finalizer, or being orphaned while held: what SPEC now calls
  * solid, as the built-in collector's classifyReferences does. (Rings and deadlines are where SPEC
  * differs from the built-in collector on purpose: not generated here.) Seeded: the seeds that once
- * found a difference are kept; a run adds {@value #RANDOM_WORLDS} new seeds, printed.
+ * found a difference are kept; a run adds 6 new seeds (or {@code syncgc.differential.worlds}), printed;
+ * {@code -Dsyncgc.differential.seed=S} replays one.
  */
 @ExtendWith(SharedOperator.Extension.class)
 class CoOwnerDifferentialIT {
   private static final String HOLD = "example.com/hold";
-  private static final int RANDOM_WORLDS = 6;
+  /** New random worlds per run: {@code -Dsyncgc.differential.worlds=N} (make e2e-differential), 6 by default. */
+  private static final int RANDOM_WORLDS = Integer.getInteger("syncgc.differential.worlds", 6);
   /** Seeds that found a difference (syncgc deleted a dependent of a held co-owner) before the fix. */
   private static final long[] KEPT = {1L, 7L, 3407371106923224603L, 3226415386350830966L};
   private static final KubernetesClient client = TestCluster.get().client();
@@ -51,7 +53,8 @@ class CoOwnerDifferentialIT {
   enum CoOwner { ALIVE, HELD, ORPHANING_HELD }
 
   static LongStream seeds() {
-    return LongStream.concat(LongStream.of(KEPT), new Random().longs(RANDOM_WORLDS));
+    Long replay = Long.getLong("syncgc.differential.seed");
+    return replay != null ? LongStream.of(replay) : LongStream.concat(LongStream.of(KEPT), new Random().longs(RANDOM_WORLDS));
   }
 
   @BeforeAll
