@@ -34,7 +34,7 @@ class LaterOrphanRequestIT {
   /**
    * What may still land after the request: the calls in flight (the operator's 64 call threads), and
    * those sent before the watch delivered the orphan finalizer to the graph (milliseconds on loopback;
-   * more on a loaded machine). Measured: 3 and 28 on an idle local plane; 529 with the check off.
+   * more on a loaded machine). Measured at 200/s: 38 and 43; 416 with the check off.
    */
   private static final int IN_FLIGHT = 2 * 64;
   private final KubernetesClient client = TestCluster.get().client();
@@ -52,12 +52,8 @@ class LaterOrphanRequestIT {
         client.configMaps().inNamespace(ns.name()).withName("root").delete();
         await("the cascade is under way").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
             .until(() -> order.deletions().size() >= 100);
-        // kubectl delete --cascade=orphan; the answer is the owner as written, with the orphan finalizer
-        String answer = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/"
-            + ns.name() + "/configmaps/root", "DELETE", Map.of("apiVersion", "v1", "kind", "DeleteOptions",
-            "propagationPolicy", "Orphan"));
+        ConfigMap orphaned = WideConfigMaps.orphanRequest(client, ns.name());
         int before = order.deletions().size();
-        ConfigMap orphaned = client.getKubernetesSerialization().unmarshal(answer, ConfigMap.class);
         long orphanedAt = Long.parseLong(orphaned.getMetadata().getResourceVersion());
         ObjectAwaits.awaitGone(client, root, Duration.ofMinutes(2));
 
@@ -67,7 +63,7 @@ class LaterOrphanRequestIT {
         System.out.printf("later orphan request: %d of %d dependents deleted when it was answered (%d seen by then),"
             + " %d deleted after it (revision above %d), %d left%n", DEPENDENTS - left - after, DEPENDENTS, before,
             after, orphanedAt, left);
-        assertTrue(orphaned.getMetadata().getFinalizers().contains("orphan"), "the orphan request landed: " + answer);
+        assertTrue(orphaned.getMetadata().getFinalizers().contains("orphan"), "the orphan request landed: " + orphaned.getMetadata());
         assertTrue(after <= IN_FLIGHT, after + " dependents deleted after the orphan request (bound "
             + IN_FLIGHT + ")");
         assertTrue(left > 0, "nothing left: the orphan request came too late to tell");

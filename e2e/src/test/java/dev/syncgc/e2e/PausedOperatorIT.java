@@ -10,7 +10,6 @@ import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.e2e.support.WideConfigMaps;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -50,11 +49,8 @@ class PausedOperatorIT {
         int logBefore = operator.log().length(); // the log file holds earlier runs of this name too
         signal("STOP", operator.pid());
         int atStop = order.deletions().size();
-        String answer = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/"
-            + ns.name() + "/configmaps/root", "DELETE", Map.of("apiVersion", "v1", "kind", "DeleteOptions",
-            "propagationPolicy", "Orphan"));
-        long orphanedAt = Long.parseLong(client.getKubernetesSerialization().unmarshal(answer, ConfigMap.class)
-            .getMetadata().getResourceVersion());
+        long orphanedAt = Long.parseLong(WideConfigMaps.orphanRequest(client, ns.name()).getMetadata()
+            .getResourceVersion());
         Thread.sleep(7_000); // past the operator's pause limit (5 s)
         // a revision just before it runs again: a deletion above it was sent after the pause
         long resumedAt = Long.parseLong(client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder()

@@ -29,4 +29,15 @@ public final class WideConfigMaps {
     return client.configMaps().inNamespace(namespace).list().getItems().stream()
         .filter(c -> c.getMetadata().getName().startsWith("d-")).count();
   }
+
+  /**
+   * {@code kubectl delete --cascade=orphan} on the root: the API server adds the {@code orphan}
+   * finalizer to it. Returns the root as written (its resourceVersion is the revision of the request).
+   */
+  public static ConfigMap orphanRequest(KubernetesClient client, String namespace) {
+    String answer = client.raw(client.getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/"
+        + namespace + "/configmaps/root", "DELETE", java.util.Map.of("apiVersion", "v1", "kind", "DeleteOptions",
+        "propagationPolicy", "Orphan"));
+    return client.getKubernetesSerialization().unmarshal(answer, ConfigMap.class);
+  }
 }
