@@ -75,8 +75,8 @@ final class Reflector {
   private volatile AsyncBody body;
   private final Backoff backoff = new Backoff();
 
-  /** @param lists where LISTs run (they block on the client-side rate limit and the answer) */
   /**
+   * @param lists where LISTs run (they block on the client-side rate limit and the answer)
    * @param silenceLimit a watch that receives nothing (no event, no bookmark) for this long is cancelled
    *     and started again from the last version seen: its connection was dropped without a close
    * @param silentRestart counts such restarts
