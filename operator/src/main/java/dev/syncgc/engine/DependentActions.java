@@ -103,8 +103,7 @@ final class DependentActions {
     }
     Supplier<String> stands = () -> {
       String why = cascading.get();
-      why = why != null ? why : graph.seenDeleted(d.uid()) ? "the dependent is gone" : check.dependentKept(owner, d);
-      return why;
+      return why != null ? why : graph.seenDeleted(d.uid()) ? "the dependent is gone" : check.dependentKept(owner, d);
     };
     long resourceVersion = d.resourceVersion();
     if (finalizeFirst) {

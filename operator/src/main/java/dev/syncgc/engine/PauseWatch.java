@@ -48,8 +48,11 @@ final class PauseWatch implements AutoCloseable {
   /** Why no write may go: this process was paused past the limit; null if it was not (or is not watched). */
   String paused() {
     String why = paused;
-    if (why == null && watching && nanoTime.getAsLong() - lastBeat > limitNanos) {
-      why = latch(nanoTime.getAsLong() - lastBeat);
+    if (why == null && watching) {
+      long gap = nanoTime.getAsLong() - lastBeat;
+      if (gap > limitNanos) {
+        why = latch(gap);
+      }
     }
     return why;
   }

@@ -36,7 +36,7 @@ final class PlanCalls {
   private Next result = Next.DONE;
   private boolean more;
 
-  /** @param acting false once the workers are stopped */
+  /** @param acting false once this replica may not write (its workers stopped, or it was paused) */
   PlanCalls(ParallelCalls pool, Clock clock, BooleanSupplier acting, Instant deadline) {
     this.pool = pool;
     this.clock = clock;

@@ -74,7 +74,7 @@ final class StepExecutor {
 
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Instant deadline = DeletionPlanner.deadlineOf(owner); // null until a Start step records it
-    PlanCalls batches = new PlanCalls(calls, clock, () -> !queue.isShutdown(), deadline);
+    PlanCalls batches = new PlanCalls(calls, clock, () -> leading.get() == null, deadline);
     // every call on a dependent is sent only while this replica leads and the owner's deletion still
     // cascades, as the graph has the owner when the call goes (SPEC: facts checked when it is sent)
     Supplier<String> cascading = () -> {

@@ -68,9 +68,7 @@ public final class DeletionPlanner {
    */
   public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
       Function<String, String> lastFailure, List<Blocker> unverified, Function<ObjectMetadata, SettingsInForce> inForce) {
-    // by instance: another version of an object read later in the same plan is resolved anew
-    Map<ObjectMetadata, SettingsInForce> resolved = new IdentityHashMap<>();
-    Function<ObjectMetadata, SettingsInForce> once = o -> resolved.computeIfAbsent(o, inForce);
+    Function<ObjectMetadata, SettingsInForce> once = oncePerObject(inForce);
     return plan(graph, owner, settings, now, lastFailure, unverified, o -> once.apply(o).wave(),
         o -> once.apply(o).cascades());
   }
@@ -111,6 +109,15 @@ public final class DeletionPlanner {
     }
     return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, steps)
         .plan(dependents, deadline, settings.onTimeout(), unverified);
+  }
+
+  /**
+   * {@code inForce}, asked once per object (by instance: another version of an object read later is
+   * resolved anew), for one plan or one check.
+   */
+  static Function<ObjectMetadata, SettingsInForce> oncePerObject(Function<ObjectMetadata, SettingsInForce> inForce) {
+    Map<ObjectMetadata, SettingsInForce> resolved = new IdentityHashMap<>();
+    return o -> resolved.computeIfAbsent(o, inForce);
   }
 
   /** The deadline recorded on the owner when its deletion started, or null. */

@@ -4,8 +4,6 @@ import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -67,8 +65,7 @@ public final class SendCheck {
     if (d.owners().stream().noneMatch(l -> l.uid().equals(owner.uid()))) {
       return "it no longer names the owner";
     }
-    Map<ObjectMetadata, SettingsInForce> resolved = new IdentityHashMap<>();
-    Function<ObjectMetadata, SettingsInForce> once = o -> resolved.computeIfAbsent(o, inForce);
+    Function<ObjectMetadata, SettingsInForce> once = DeletionPlanner.oncePerObject(inForce);
     Keepers.Keeper keeper = new Keepers(graph, o -> once.apply(o).wave(), o -> once.apply(o).cascades())
         .otherKeeper(d, owner.uid());
     return switch (keeper) {
