@@ -71,7 +71,7 @@ public final class Discovery {
   /** Filled by one refresh (under this object's lock), then published as {@link #unread}. */
   private final Set<String> unreadNow = new HashSet<>();
   private volatile List<String> unread = List.of();
-  /** What {@link Source#servedDigest} said at the last refresh it caused. */
+  /** What {@link Source#servedDigest} last said at a refresh (null until it said anything). */
   private String lastDigest;
 
   public Discovery(KubernetesClient client, Duration minRefresh, Clock clock) {
@@ -123,13 +123,13 @@ public final class Discovery {
         served.add(group.getName() + "/" + gv.getVersion());
       }
     }
-    String digest = source.servedDigest();
+    String digest = source.servedDigest(); // null: no aggregated discovery, or it failed now: no news
     synchronized (this) {
-      if (served.equals(byGroupVersion.keySet()) && java.util.Objects.equals(digest, lastDigest)) {
+      if (served.equals(byGroupVersion.keySet()) && (digest == null || digest.equals(lastDigest))) {
         return false;
       }
       refresh();
-      lastDigest = digest;
+      lastDigest = digest != null ? digest : lastDigest;
     }
     return true;
   }

@@ -24,6 +24,9 @@ class ServedKindsTest {
   private final List<String> calls = new ArrayList<>();
   /** Kinds added to metrics.dev/v1 since (a group-version already known). */
   private final List<String> added = new ArrayList<>();
+  private final java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+  /** Whether the aggregated discovery answer fails (null). */
+  private boolean digestFails;
   /** Group-versions whose discovery fails (an aggregated API whose service is down). */
   private final Set<String> failing = new HashSet<>();
 
@@ -55,7 +58,8 @@ class ServedKindsTest {
 
     @Override
     public String servedDigest() {
-      return groups + " " + added;
+      reads.incrementAndGet();
+      return digestFails ? null : groups + " " + added;
     }
   }, Duration.ZERO, Clock.systemUTC());
 
@@ -115,5 +119,16 @@ class ServedKindsTest {
     discovery.refreshIfGroupsChanged();
     served.trackNew();
     assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample", "track metrics.dev/Metric"), calls);
+  }
+
+  /** An aggregated discovery answer that fails now tells nothing: no rediscovery for it, none when it comes back. */
+  @Test
+  void aFailedAggregatedAnswerIsNoChange() {
+    discovery.refreshIfGroupsChanged();
+    digestFails = true;
+    assertEquals(false, discovery.refreshIfGroupsChanged());
+    digestFails = false;
+    assertEquals(false, discovery.refreshIfGroupsChanged());
+    assertEquals(3, reads.get());
   }
 }
