@@ -211,7 +211,9 @@ final class FreshnessBarrier {
       } catch (KubernetesClientException e) {
         String reason = "cannot list " + kind.kind() + (namespace == null ? "" : " in " + namespace)
             + " to check for dependents not seen yet: "
-            + (e.getCode() == 403 ? "forbidden (grant list on it)" : "HTTP " + e.getCode() + " " + e.getMessage());
+            + (e.getCode() == 403 && String.valueOf(e.getMessage()).contains(" cannot ") ? "forbidden (grant list on it)"
+                : e.getMessage()); // the API server's words: "HTTP 500: ...", "no answer: ..."
+
         failures.put(key, new Failure(reason, nanoTime.getAsLong() + FAILURE_MEMORY.toNanos()));
         log.warn("freshness check failed kind={} namespace={} reason=\"{}\"", kind, namespace, reason);
         return reason;

@@ -55,6 +55,12 @@ public final class KubeApi {
   private final String base;
   private final RateLimiter limiter;
   private final SyncgcMetrics metrics;
+  /**
+   * How long a call waits for its answer: the client's request timeout (Fabric8's default 10 s). The
+   * requests built here bypass Fabric8's DSL, which is what applies it, so it is set on each; an API
+   * server that accepts the connection and never answers must not hold a worker.
+   */
+  private final Duration requestTimeout;
 
   public KubeApi(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics) {
     this.client = client;
@@ -63,6 +69,8 @@ public final class KubeApi {
     this.base = master.endsWith("/") ? master.substring(0, master.length() - 1) : master;
     this.limiter = limiter;
     this.metrics = metrics;
+    int timeout = client.getConfiguration().getRequestTimeout();
+    this.requestTimeout = timeout > 0 ? Duration.ofMillis(timeout) : Duration.ofSeconds(60);
   }
 
   /** A JSON patch removing one finalizer, after testing that the object and the entry are the ones meant. */
@@ -217,7 +225,7 @@ public final class KubeApi {
   }
 
   private ApiResult send(String verb, HttpRequest.Builder builder, Supplier<String> stopped) {
-    HttpRequest request = builder.build();
+    HttpRequest request = builder.timeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS).build();
     Duration waited = Duration.ZERO;
     for (int retry = 1; ; retry++) {
       limiter.acquire();
@@ -227,12 +235,16 @@ public final class KubeApi {
         return ApiResult.notSent(why);
       }
       HttpResponse<String> response;
+      CompletableFuture<HttpResponse<String>> answer = http.sendAsync(request, String.class);
       try {
-        response = http.sendAsync(request, String.class).get(60, TimeUnit.SECONDS);
+        // the request's timeout covers the answer's headers; this, a body that never ends
+        response = answer.get(requestTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
+        answer.cancel(true);
         Thread.currentThread().interrupt();
         return new ApiResult(0, "interrupted");
       } catch (ExecutionException | TimeoutException e) {
+        answer.cancel(true);
         metrics.apiRequest(verb, 0);
         return new ApiResult(0, String.valueOf(e.getCause() == null ? e : e.getCause()));
       }

@@ -4,10 +4,12 @@ import static dev.syncgc.core.TestObjects.link;
 import static dev.syncgc.core.TestObjects.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.syncgc.core.TestObjects;
+import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
@@ -38,6 +40,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -49,6 +52,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AnswerMatrixTest {
   private static final TrackedKind WIDGETS = new TrackedKind("example.com", "v1", "Widget", "widgets", true);
+  /** The client's request timeout here; a {@link Reply#TIMEOUT} answers three times as late. */
+  private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(500);
   private static final String STATUS = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",";
 
   /** The answers, named as the matrix prints them. */
@@ -69,7 +74,9 @@ class AnswerMatrixTest {
     THROTTLED_THEN_OK(429, STATUS + "\"message\":\"too many requests\",\"reason\":\"TooManyRequests\",\"code\":429}"),
     SERVER_ERROR(500, STATUS + "\"message\":\"etcdserver: request timed out\",\"code\":500}"),
     UNAVAILABLE(503, STATUS + "\"message\":\"service unavailable\",\"code\":503}"),
-    NO_ANSWER(Answer.NO_ANSWER, "");
+    NO_ANSWER(Answer.NO_ANSWER, ""),
+    /** The answer comes after the client's request timeout ({@link #REQUEST_TIMEOUT}). */
+    TIMEOUT(200, "");
 
     final int code;
     final String body;
@@ -126,7 +133,8 @@ class AnswerMatrixTest {
       case CONFLICT, PATCH_TEST_FAILED -> new Action(Next.RETRY, null);
       case ADMISSION_422, ADMISSION_403, BAD_REQUEST -> new Action(Next.RETRY, ownerCall ? null : "refused " + what);
       case RBAC_403 -> new Action(Next.RETRY, ownerCall ? null : "missing permission for " + what);
-      case SERVER_ERROR, UNAVAILABLE, NO_ANSWER -> new Action(Next.RETRY, ownerCall ? null : "failed " + what);
+      case SERVER_ERROR, UNAVAILABLE, NO_ANSWER, TIMEOUT ->
+          new Action(Next.RETRY, ownerCall ? null : "failed " + what);
     };
   }
 
@@ -151,7 +159,7 @@ class AnswerMatrixTest {
   @MethodSource("matrix")
   void everyCallReadsEveryAnswerAsSpecMeansIt(Call call, Reply reply) throws Exception {
     AtomicInteger answered = new AtomicInteger();
-    server = new ScriptedApiServer(x -> route(x, call, reply, answered));
+    server = new ScriptedApiServer(x -> route(x, call.request, reply, answered, object(call)), REQUEST_TIMEOUT);
     SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
     KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), metrics);
     reflectors = new Reflectors(api, Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
@@ -188,7 +196,8 @@ class AnswerMatrixTest {
     };
     SettingsInForce settings = SettingsInForce.ofAnnotations(owner);
 
-    Next next = executor.run(owner, settings, steps);
+    // a call that gets no answer gives up at the request timeout: it must not hold a worker
+    Next next = assertTimeoutPreemptively(REQUEST_TIMEOUT.multipliedBy(8), () -> executor.run(owner, settings, steps));
 
     Action want = expected(call, reply);
     String recorded = executor.lastFailure(dependent.uid());
@@ -207,8 +216,43 @@ class AnswerMatrixTest {
     assertEquals(expectedSent, sent, "requests " + call.request + ": " + server.seen());
   }
 
+  /**
+   * The LIST of the freshness check (every dependent that existed when the owner's deletion was seen
+   * is in the graph before anything is deleted): any answer but a list leaves the kind unchecked, a
+   * blocker in the API server's words, and nothing is deleted for the owner meanwhile.
+   */
+  @ParameterizedTest(name = "freshness LIST answered {0}")
+  @EnumSource(Reply.class)
+  void theFreshnessListReadsEveryAnswerAsSpecMeansIt(Reply reply) {
+    String list = "GET /apis/example.com/v1/namespaces/default/widgets";
+    AtomicInteger answered = new AtomicInteger();
+    server = new ScriptedApiServer(x -> route(x, list, reply, answered, "{\"kind\":"
+        + "\"PartialObjectMetadataList\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{\"resourceVersion\":\"7\"},"
+        + "\"items\":[]}"), REQUEST_TIMEOUT);
+    KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()));
+    FreshnessBarrier barrier = new FreshnessBarrier(api::listMetadata, (kind, namespace) -> 0, Set.of(),
+        (uid, version) -> false, (kind, object) -> { }, found -> { }, System::nanoTime, Runnable::run,
+        new ObjectStates());
+    ObjectMetadata owner = obj("x").deleting().syncFinalizer().build();
+
+    List<Blocker> blockers = assertTimeoutPreemptively(REQUEST_TIMEOUT.multipliedBy(8),
+        () -> barrier.verify(owner, List.of(WIDGETS)));
+
+    System.out.printf("%-21s %-18s -> %s%n", "FRESHNESS_LIST", reply, blockers);
+    boolean listed = reply == Reply.OK || reply == Reply.THROTTLED_THEN_OK;
+    assertEquals(listed ? 0 : 1, blockers.size(), "freshness LIST answered " + reply + ": " + blockers);
+    if (!listed) {
+      assertTrue(blockers.get(0).toString().contains("cannot list Widget in default to check for dependents not seen"
+          + " yet: " + (reply == Reply.RBAC_403 ? "forbidden (grant list on it)"
+          : reply == Reply.NO_ANSWER || reply == Reply.TIMEOUT ? "no answer" : "HTTP " + reply.code + ": ")),
+          blockers.toString());
+    }
+    int sent = (int) server.seen().stream().filter(r -> r.startsWith(list + "?")).count();
+    assertEquals(reply == Reply.THROTTLED_THEN_OK || reply == Reply.NO_ANSWER ? 2 : 1, sent, server.seen().toString());
+  }
+
   /** The call under test gets the reply; everything else what a healthy API server answers. */
-  private static Answer route(HttpExchange x, Call call, Reply reply, AtomicInteger answered) {
+  private static Answer route(HttpExchange x, String call, Reply reply, AtomicInteger answered, String ok) {
     String query = x.getRequestURI().getRawQuery() == null ? "" : x.getRequestURI().getRawQuery();
     String request = x.getRequestMethod() + " " + x.getRequestURI().getPath();
     if (request.contains("/events")) {
@@ -220,22 +264,33 @@ class AnswerMatrixTest {
     if (query.contains("watch=true")) {
       return new Answer(200, null, "", true);
     }
-    if (request.startsWith("GET") && request.endsWith("/widgets")) {
-      return new Answer(200, null, "{\"kind\":\"PartialObjectMetadataList\",\"apiVersion\":\"meta.k8s.io/v1\","
-          + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}");
-    }
-    if (request.equals(call.request)) {
+    if (request.equals(call)) {
       int n = answered.incrementAndGet();
       if (reply == Reply.THROTTLED_THEN_OK && n == 1) {
         return new Answer(429, "0", reply.body);
       }
-      if (reply == Reply.OK || reply == Reply.THROTTLED_THEN_OK) {
-        return new Answer(200, null, object(call));
+      if (reply == Reply.TIMEOUT) {
+        sleep(REQUEST_TIMEOUT.multipliedBy(3));
+      }
+      if (reply == Reply.OK || reply == Reply.THROTTLED_THEN_OK || reply == Reply.TIMEOUT) {
+        return new Answer(200, null, ok);
       }
       return new Answer(reply.code, null, reply.body);
     }
+    if (request.startsWith("GET") && request.endsWith("/widgets")) {
+      return new Answer(200, null, "{\"kind\":\"PartialObjectMetadataList\",\"apiVersion\":\"meta.k8s.io/v1\","
+          + "\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}");
+    }
     // the DELETE after a finalizer patch or a lookup, and anything else: as a healthy server answers
-    return new Answer(200, null, object(call));
+    return new Answer(200, null, ok);
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The object a 200 carries: the unseen owner with its uid, or the object written (the orphan finalizer on). */
