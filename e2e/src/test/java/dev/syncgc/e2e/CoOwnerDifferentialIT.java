@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * roots are gone, the same objects must survive with the same owner references. The worlds are trees
  * and diamonds under the root whose objects may also be owned by co-owners outside it, alive, being
  * deleted but held by another controller's finalizer, or being orphaned while held: what SPEC now calls
- * solid, as the built-in collector's classifyReferences does. (Rings and deadlines are where SPEC
+ * solid, as the built-in collector's classifyReferences does; co-owners may be cluster-scoped
+ * ({@code ClusterWidget}s, which a namespaced object may name) or ghosts (a reference to an owner that
+ * never existed: absent, so it keeps nothing). (Rings and deadlines are where SPEC
  * differs from the built-in collector on purpose: not generated here.) Seeded: the seeds that once
  * found a difference are kept; a run adds 6 new seeds (or {@code syncgc.differential.worlds}), printed;
  * {@code -Dsyncgc.differential.seed=S} replays one.
@@ -50,7 +53,15 @@ class CoOwnerDifferentialIT {
   private static final List<String> namespaces = new ArrayList<>();
   private static final Map<String, Integer> stats = new TreeMap<>();
 
-  enum CoOwner { ALIVE, HELD, ORPHANING_HELD }
+  enum CoOwner { ALIVE, HELD, ORPHANING_HELD, GHOST }
+
+  /** A co-owner's state and scope (cluster-scoped: a ClusterWidget named after its world's namespace). */
+  record Co(CoOwner state, boolean cluster) {
+    @Override
+    public String toString() {
+      return (cluster ? "cluster " : "") + state;
+    }
+  }
 
   static LongStream seeds() {
     Long replay = Long.getLong("syncgc.differential.seed");
@@ -64,6 +75,12 @@ class CoOwnerDifferentialIT {
 
   @AfterAll
   static void cleanUp() {
+    for (GenericKubernetesResource w : TestCrds.clusterWidgets(client).list().getItems()) {
+      if (namespaces.stream().anyMatch(ns -> w.getMetadata().getName().startsWith(ns + "-"))) {
+        MetadataPatches.removeFinalizer(Widgets.clusterWidget(client, w.getMetadata().getName()), HOLD);
+        Widgets.clusterWidget(client, w.getMetadata().getName()).delete();
+      }
+    }
     for (String ns : namespaces) {
       for (GenericKubernetesResource w : TestCrds.widgets(client).inNamespace(ns).list().getItems()) {
         MetadataPatches.removeFinalizer(Widgets.widget(client, ns, w.getMetadata().getName()), HOLD);
@@ -76,7 +93,7 @@ class CoOwnerDifferentialIT {
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")
   void syncgcKeepsWhatTheBuiltInCollectorKeeps(long seed) {
-    World world = World.random(seed);
+    World world = World.random(seed, LongStream.of(KEPT).anyMatch(k -> k == seed));
     System.out.println("seed " + seed + ": " + world);
     String bySyncgc = Namespaces.create(client, "differential-syncgc");
     String byBuiltIn = Namespaces.create(client, "differential-builtin");
@@ -99,26 +116,28 @@ class CoOwnerDifferentialIT {
     stats.merge("worlds", 1, Integer::sum);
     stats.merge("objects", world.objects(), Integer::sum);
     stats.merge("survivors", expected.size(), Integer::sum);
-    for (CoOwner c : world.coOwners) {
+    for (Co c : world.coOwners) {
       stats.merge("co-owner " + c, 1, Integer::sum);
     }
   }
 
-  /** Every object left but the co-owners, with the names of the owners it still names. */
+  /** Every object left but the co-owners, with the names of the owners it still names (without the world's). */
   private static Map<String, List<String>> survivors(String ns) {
     return TestCrds.widgets(client).inNamespace(ns).list().getItems().stream()
         .filter(w -> !w.getMetadata().getName().startsWith("c"))
         .collect(Collectors.toMap(w -> w.getMetadata().getName(), w -> w.getMetadata().getOwnerReferences().stream()
-            .map(OwnerReference::getName).sorted().toList(), (a, b) -> a, TreeMap::new));
+            .map(r -> r.getName().replace(ns + "-", "")).sorted().toList(), (a, b) -> a, TreeMap::new));
   }
 
   /** o0 is the root; o(i) is owned by one or two of o0..o(i-1) and perhaps by a co-owner c(k). */
-  record World(List<CoOwner> coOwners, List<List<String>> owners) {
-    static World random(long seed) {
+  record World(List<Co> coOwners, List<List<String>> owners) {
+    /** @param kept a seed kept for what it found: its world as it was then, without the later co-owner c3 */
+    static World random(long seed, boolean kept) {
       Random r = new Random(seed);
-      List<CoOwner> coOwners = new ArrayList<>();
+      List<Co> coOwners = new ArrayList<>();
       for (int k = 0; k < 3; k++) {
-        coOwners.add(CoOwner.values()[r.nextInt(CoOwner.values().length)]);
+        // the draws of the kept seeds first: their co-owners as they were found (namespaced, never a ghost)
+        coOwners.add(new Co(CoOwner.values()[r.nextInt(3)], false));
       }
       int n = 3 + r.nextInt(6);
       List<List<String>> owners = new ArrayList<>();
@@ -136,6 +155,16 @@ class CoOwnerDifferentialIT {
         }
         owners.add(of);
       }
+      if (kept) {
+        return new World(coOwners, owners);
+      }
+      // then one more co-owner, perhaps cluster-scoped or a ghost, drawn after what the kept seeds drew
+      coOwners.add(new Co(CoOwner.values()[r.nextInt(CoOwner.values().length)], r.nextBoolean()));
+      for (List<String> of : owners) {
+        if (!of.isEmpty() && r.nextInt(3) == 0) {
+          of.add("c3");
+        }
+      }
       return new World(coOwners, owners);
     }
 
@@ -151,7 +180,7 @@ class CoOwnerDifferentialIT {
     void build(String ns, boolean synchronous) {
       Map<String, GenericKubernetesResource> made = new TreeMap<>();
       for (int k = 0; k < coOwners.size(); k++) {
-        made.put("c" + k, Widgets.create(client, ns, "c" + k).finalizer(HOLD).apply());
+        made.put("c" + k, coOwner(ns, k).get());
       }
       Widgets.Builder root = Widgets.create(client, ns, "o0");
       made.put("o0", synchronous ? root.synchronous().applyAndAwaitFinalizer() : root.apply());
@@ -163,24 +192,39 @@ class CoOwnerDifferentialIT {
         made.put("o" + i, b.apply());
       }
       for (int k = 0; k < coOwners.size(); k++) {
+        Resource<GenericKubernetesResource> co = coOwnerResource(ns, k);
         String name = "c" + k;
-        switch (coOwners.get(k)) {
-          case ALIVE -> { }
-          case HELD -> Widgets.widget(client, ns, name).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        switch (coOwners.get(k).state()) {
+          case ALIVE, GHOST -> { }
+          case HELD -> co.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
           case ORPHANING_HELD -> {
-            Widgets.widget(client, ns, name).withPropagationPolicy(DeletionPropagation.ORPHAN).delete();
+            co.withPropagationPolicy(DeletionPropagation.ORPHAN).delete();
             await("the built-in collector orphans " + name).atMost(Duration.ofSeconds(30)).until(() ->
-                !Widgets.widget(client, ns, name).get().getMetadata().getFinalizers().contains("orphan"));
+                !co.get().getMetadata().getFinalizers().contains("orphan"));
           }
         }
-      }
-      for (int k = 0; k < coOwners.size(); k++) {
-        String name = "c" + k;
-        if (coOwners.get(k) != CoOwner.ALIVE) {
+        if (coOwners.get(k).state() == CoOwner.HELD || coOwners.get(k).state() == CoOwner.ORPHANING_HELD) {
           await(name + " marked as deleted").atMost(Duration.ofSeconds(10))
-              .until(() -> Widgets.widget(client, ns, name).get().getMetadata().getDeletionTimestamp() != null);
+              .until(() -> co.get().getMetadata().getDeletionTimestamp() != null);
         }
       }
+    }
+
+    /** Creates co-owner k (a ghost: only the object a reference to it is made from, never created). */
+    private java.util.function.Supplier<GenericKubernetesResource> coOwner(String ns, int k) {
+      Co co = coOwners.get(k);
+      Widgets.Builder b = co.cluster() ? Widgets.createCluster(client, ns + "-c" + k) : Widgets.create(client, ns, "c" + k);
+      if (co.state() == CoOwner.GHOST) {
+        GenericKubernetesResource ghost = b.build();
+        ghost.getMetadata().setUid(java.util.UUID.randomUUID().toString());
+        return () -> ghost;
+      }
+      return () -> b.finalizer(HOLD).apply();
+    }
+
+    private Resource<GenericKubernetesResource> coOwnerResource(String ns, int k) {
+      return coOwners.get(k).cluster() ? Widgets.clusterWidget(client, ns + "-c" + k)
+          : Widgets.widget(client, ns, "c" + k);
     }
   }
 }
