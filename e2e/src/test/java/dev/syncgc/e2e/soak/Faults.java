@@ -9,13 +9,24 @@ import java.util.Map;
 
 /**
  * The faults one round injects mid-cascade: SIGKILL of the leading replica or of every replica
- * (started again at once), a restart of kube-apiserver or of etcd with its data kept (e2e/cluster.sh), or API
+ * (started again at once), SIGSTOP of the leader past its Lease (it must exit when it runs again and
+ * act on nothing it saw before), a restart of kube-apiserver or of etcd with its data kept (e2e/cluster.sh), or API
  * Priority and Fairness leaving syncgc one seat and answering 429 beyond it, from before the
  * round's deletions until it settles ({@link SoakThrottle}).
  */
 final class Faults implements AutoCloseable {
 
-  enum Fault { NONE, KILL_LEADER, KILL_ALL, RESTART_APISERVER, RESTART_ETCD, THROTTLE }
+  /**
+   * The faults. {@link #PAUSE_LEADER} came last: {@link Soak} shuffles the others as it always did
+   * and ends each cycle with it, so that a kept seed gives the rounds it gave before it was added.
+   */
+  enum Fault { NONE, KILL_LEADER, KILL_ALL, RESTART_APISERVER, RESTART_ETCD, THROTTLE, PAUSE_LEADER }
+
+  /**
+   * How long a paused leader stays stopped: past its Lease (15 s), so the other replica takes over
+   * while it is frozen with a view that is old when it runs again (a frozen VM or node, a long GC).
+   */
+  static final Duration PAUSE = Duration.ofSeconds(20);
 
   private static final Duration RESTART_DEADLINE = Duration.ofMinutes(3);
 
@@ -35,6 +46,8 @@ final class Faults implements AutoCloseable {
       case KILL_LEADER -> {
         yield "SIGKILL of the leader (pid " + operators.killLeader() + "), started again";
       }
+      case PAUSE_LEADER -> "SIGSTOP of the leader (pid " + operators.pauseLeader(PAUSE) + ") for " + PAUSE.toSeconds()
+          + " s, past its Lease, then SIGCONT";
       case KILL_ALL -> "SIGKILL of every replica (pids " + operators.killAll() + "), started again";
       case RESTART_APISERVER -> clusterScript("restart-apiserver");
       case RESTART_ETCD -> clusterScript("restart-etcd");

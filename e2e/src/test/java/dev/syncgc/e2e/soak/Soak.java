@@ -80,7 +80,9 @@ final class Soak {
           || System.nanoTime() - started < settings.duration().toNanos(); number++) {
         if (cycle.isEmpty()) {
           cycle.addAll(List.of(Fault.values()));
-          Collections.shuffle(cycle, random);
+          cycle.remove(Fault.PAUSE_LEADER);
+          Collections.shuffle(cycle, random); // the draws of the faults there were before it
+          cycle.add(Fault.PAUSE_LEADER);
         }
         Fault fault = cycle.remove(0);
         Generator.Round round = generator.round(prefix, number, settings.scenarios());

@@ -12,7 +12,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chaos soak. Short by default (one round per {@link Faults.Fault}, NONE included: 6 rounds of 4
+ * The chaos soak. Short by default (one round per {@link Faults.Fault}, NONE included: 7 rounds of 4
  * scenarios, trees of at most 12 objects; ~3 minutes); {@code make soak}
  * runs it long and writes docs/reliability.md. System properties: {@code syncgc.soak.seed} (replay;
  * drawn at random and printed first when absent), {@code syncgc.soak.round} (replay that round only),
@@ -60,6 +60,9 @@ class SoakIT {
         + reportFile + ":\n" + String.join("\n", report.violations));
     assertTrue(report.notExercised().isEmpty(), "rounds " + report.notExercised() + " injected a throttle that"
         + " answered no request 429: they tested nothing (seed " + seed + "), see " + reportFile);
+    assertTrue(report.inFlightFloorMet(), "only " + report.struckInFlight() + " of " + report.struck() + " faults struck"
+        + " while a deletion was in flight (floor " + SoakReport.IN_FLIGHT_FLOOR_PERCENT + " %): the soak's faults"
+        + " came too late to test anything (seed " + seed + "), see " + reportFile);
   }
 
   /** {@code 90s}, {@code 30m}, {@code 2h}. */

@@ -184,6 +184,43 @@ final class SoakOperators implements AutoCloseable {
     return pid;
   }
 
+  /**
+   * SIGSTOP of the leader (or of a replica if none leads yet) for {@code pause}, then SIGCONT; the
+   * replica is not started again here: it exits on its own (its pause watch, or the Lease it lost)
+   * and {@link #supervise} starts it again, as the kubelet would. Returns the pid paused.
+   */
+  long pauseLeader(Duration pause) {
+    OperatorProcess victim;
+    synchronized (this) {
+      victim = leader().orElse(replicas.get(0));
+      try {
+        earlierLives.add(victim.metrics());
+      } catch (RuntimeException e) {
+        // a replica that cannot answer is paused all the same
+      }
+    }
+    long pid = victim.pid();
+    signal("STOP", pid);
+    try {
+      Thread.sleep(pause.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      signal("CONT", pid);
+    }
+    return pid;
+  }
+
+  private static void signal(String name, long pid) {
+    try {
+      new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start().waitFor();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** SIGKILL of every replica, each started again at once; returns the pids killed. */
   synchronized List<Long> killAll() {
     List<Long> pids = new ArrayList<>();

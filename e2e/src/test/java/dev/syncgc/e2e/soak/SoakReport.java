@@ -103,6 +103,8 @@ final class SoakReport {
             throttled()))
         .append(row("throttled rounds not exercised (0 requests answered 429)", notExercised().isEmpty() ? "none"
             : notExercised().size() + ": rounds " + notExercised()))
+        .append(row("faults that struck while deletions were in flight (floor: " + IN_FLIGHT_FLOOR_PERCENT
+            + " % of them)", struckInFlight() + " of " + struck() + (inFlightFloorMet() ? "" : ": BELOW THE FLOOR")))
         .append(row("requests answered 429 (syncgc_api_requests_total, all replica lives that could be scraped)",
             Long.toString(Math.round(rejected429))))
         .append(row("longest synchronous deletion (action to owner gone)", longest == null ? "-"
@@ -171,6 +173,25 @@ final class SoakReport {
   }
 
   /** The rounds whose fault did not do what it is for (a throttle that answered no 429). */
+  /**
+   * The floor the soak fails under: a fault that strikes once every deletion of its round has ended
+   * tests nothing, and one round in a few may by chance (a round of fast deletions); most must not.
+   */
+  static final int IN_FLIGHT_FLOOR_PERCENT = 60;
+
+  long struck() {
+    return rounds.stream().filter(SoakRound.Result::struckAnInstant).count();
+  }
+
+  long struckInFlight() {
+    return rounds.stream().filter(r -> r.struckAnInstant() && r.inFlight() > 0).count();
+  }
+
+  /** Judged over 3 faults or more (a replayed round alone is judged by its violations). */
+  boolean inFlightFloorMet() {
+    return struck() < 3 || struckInFlight() * 100 >= struck() * IN_FLIGHT_FLOOR_PERCENT;
+  }
+
   List<Integer> notExercised() {
     return rounds.stream().filter(r -> !r.exercised()).map(SoakRound.Result::number).toList();
   }

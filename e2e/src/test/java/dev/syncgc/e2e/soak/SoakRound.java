@@ -51,6 +51,11 @@ final class SoakRound {
     boolean exercised() {
       return fault != Fault.THROTTLE || (rejected429 != null && rejected429 > 0);
     }
+
+    /** A fault that strikes at an instant (not a throttle, which is in force from the start). */
+    boolean struckAnInstant() {
+      return fault != Fault.NONE && fault != Fault.THROTTLE;
+    }
   }
 
   /**
