@@ -18,7 +18,7 @@ test: ## every test: unit tests, then e2e against KUBECONFIG or the local contro
 	$(MVN) verify
 
 unit-test: ## unit and property tests only (no cluster)
-	$(MVN) -pl operator test
+	$(MVN) -pl core,operator test
 
 e2e: jar ## end-to-end tests only
 	$(MVN) -pl e2e verify
