@@ -58,7 +58,7 @@ class KubectlSyncgcDeleteIT {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
     });
     try {
-      ProcessRunner.Result r = KubectlSyncgc.run("delete", "widget", "root", "-n", ns.name()); // kubectl's KIND NAME
+      ProcessRunner.Result r = KubectlSyncgc.run("delete", "widgets.test.syncgc.dev", "root", "-n", ns.name()); // kubectl's KIND NAME
 
       assertEquals(0, r.exitCode(), r.describe());
       List<String> lines = r.stdout().lines().toList();
@@ -83,7 +83,7 @@ class KubectlSyncgcDeleteIT {
         .annotate(TIMEOUT, "3s").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     Widgets.create(client, ns.name(), "blocker").ownedBy(owner).finalizer(HOLD).apply();
     try {
-      ProcessRunner.Result r = KubectlSyncgc.run("delete", "widget/owner", "-n", ns.name(), "-o", "json");
+      ProcessRunner.Result r = KubectlSyncgc.run("delete", "widgets.test.syncgc.dev/owner", "-n", ns.name(), "-o", "json");
 
       assertEquals(6, r.exitCode(), "the timed-out exit code: " + r.describe());
       List<String> lines = r.stdout().lines().toList();
@@ -131,12 +131,12 @@ class KubectlSyncgcDeleteIT {
     GenericKubernetesResource root = Widgets.create(client, ns.name(), "root").synchronous().applyAndAwaitFinalizer();
     Widgets.create(client, ns.name(), "leaf").ownedBy(root).apply();
     for (String command : List.of("tree", "why", "preview")) {
-      ProcessRunner.Result words = KubectlSyncgc.run(command, "widget", "root", "-n", ns.name(), "-o", "json");
+      ProcessRunner.Result words = KubectlSyncgc.run(command, "widgets.test.syncgc.dev", "root", "-n", ns.name(), "-o", "json");
       assertEquals(0, words.exitCode(), words.describe());
       assertTrue(words.stdout().contains(root.getMetadata().getUid()), command + " about root: " + words.describe());
     }
-    assertTrue(KubectlSyncgc.run("tree", "widget", "root", "-n", ns.name()).assertOk().stdout().contains("Widget/leaf"));
-    ProcessRunner.Result mixed = KubectlSyncgc.run("tree", "widget/root", "leaf", "-n", ns.name());
+    assertTrue(KubectlSyncgc.run("tree", "widgets.test.syncgc.dev", "root", "-n", ns.name()).assertOk().stdout().contains("Widget/leaf"));
+    ProcessRunner.Result mixed = KubectlSyncgc.run("tree", "widgets.test.syncgc.dev/root", "leaf", "-n", ns.name());
     assertEquals(1, mixed.exitCode(), mixed.describe());
   }
 }

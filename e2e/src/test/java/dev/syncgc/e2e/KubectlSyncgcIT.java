@@ -52,7 +52,7 @@ class KubectlSyncgcIT {
       return w;
     });
 
-    ProcessRunner.Result text = KubectlSyncgc.run("tree", "widget/root", "-n", ns.name()).assertOk();
+    ProcessRunner.Result text = KubectlSyncgc.run("tree", "widgets.test.syncgc.dev/root", "-n", ns.name()).assertOk();
 
     List<String> lines = text.stdout().lines().toList();
     assertTrue(lines.get(0).startsWith("Widget/root  alive") && lines.get(0).contains(FINALIZER), text.stdout());
@@ -65,7 +65,7 @@ class KubectlSyncgcIT {
         .assertOk().stdout());
     assertEquals("root", json.path("name").asText());
     assertEquals(3, json.path("dependents").size(), json.toString());
-    ProcessRunner.Result owners = KubectlSyncgc.run("tree", "widget/d", "-n", ns.name(), "--owners").assertOk();
+    ProcessRunner.Result owners = KubectlSyncgc.run("tree", "widgets.test.syncgc.dev/d", "-n", ns.name(), "--owners").assertOk();
     assertTrue(owners.stdout().contains("Widget/a") && owners.stdout().contains("Widget/b")
         && owners.stdout().contains("Widget/root"), owners.stdout());
   }
@@ -75,7 +75,7 @@ class KubectlSyncgcIT {
     GenericKubernetesResource root = Widgets.create(client, ns.name(), "root").synchronous().applyAndAwaitFinalizer();
     GenericKubernetesResource held = Widgets.create(client, ns.name(), "held").ownedBy(root).finalizer(HOLD).apply();
 
-    ProcessRunner.Result before = KubectlSyncgc.run("why", "widget/root", "-n", ns.name()).assertOk();
+    ProcessRunner.Result before = KubectlSyncgc.run("why", "widgets.test.syncgc.dev/root", "-n", ns.name()).assertOk();
     assertTrue(before.stdout().contains("opted in: Synchronous, by its annotation syncgc.dev/propagation"),
         before.stdout());
 
@@ -86,13 +86,13 @@ class KubectlSyncgcIT {
           return h != null && h.getMetadata().getDeletionTimestamp() != null;
         });
     try {
-      ProcessRunner.Result why = KubectlSyncgc.run("why", "widget/root", "-n", ns.name()).assertOk();
+      ProcessRunner.Result why = KubectlSyncgc.run("why", "widgets.test.syncgc.dev/root", "-n", ns.name()).assertOk();
       assertTrue(why.stdout().contains("is marked as deleted"), why.stdout());
       assertTrue(why.stdout().contains("syncgc.dev/GarbageCollectionInProgress: syncgc"), why.stdout());
       assertTrue(why.stdout().contains("Waiting for 1 dependent: Widget/" + ns.name() + "/held (held by finalizers ["
           + HOLD + "])"), "the words of the WaitingForDependents Event: " + why.stdout());
       assertTrue(why.stdout().contains("deadline: "), why.stdout());
-      ProcessRunner.Result whyHeld = KubectlSyncgc.run("why", "widget/held", "-n", ns.name()).assertOk();
+      ProcessRunner.Result whyHeld = KubectlSyncgc.run("why", "widgets.test.syncgc.dev/held", "-n", ns.name()).assertOk();
       assertTrue(whyHeld.stdout().contains(HOLD + ": another controller (example.com)"), whyHeld.stdout());
 
       JsonNode status = JSON.readTree(KubectlSyncgc.run("status", "-n", ns.name(), "-o", "json").assertOk().stdout());
@@ -123,7 +123,7 @@ class KubectlSyncgcIT {
     ProcessRunner.Result unknownKind = KubectlSyncgc.run("tree", "gizmo/x", "-n", ns.name());
     assertEquals(2, unknownKind.exitCode(), unknownKind.describe());
     assertTrue(unknownKind.stderr().contains("no kind \"gizmo\""), unknownKind.describe());
-    ProcessRunner.Result missing = KubectlSyncgc.run("why", "widget/nothing", "-n", ns.name());
+    ProcessRunner.Result missing = KubectlSyncgc.run("why", "widgets.test.syncgc.dev/nothing", "-n", ns.name());
     assertEquals(2, missing.exitCode(), missing.describe());
     assertTrue(missing.stderr().contains("Widget nothing not found in namespace " + ns.name()), missing.describe());
     ProcessRunner.Result usage = KubectlSyncgc.run("preview", "no-slash");
@@ -141,7 +141,7 @@ class KubectlSyncgcIT {
         .withName("nobody").endMetadata().build()).create();
     Widgets.create(client, ns.name(), "w").apply();
     ProcessRunner.Result forbidden = KubectlSyncgc.runAs(ServiceAccounts.kubeconfig(client, ns.name(), "nobody").toString(),
-        "tree", "widget/w", "-n", ns.name());
+        "tree", "widgets.test.syncgc.dev/w", "-n", ns.name());
     assertEquals(3, forbidden.exitCode(), forbidden.describe());
     assertTrue(forbidden.stderr().contains("forbidden"), forbidden.describe());
   }

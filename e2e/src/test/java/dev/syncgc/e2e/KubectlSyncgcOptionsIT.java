@@ -53,20 +53,20 @@ class KubectlSyncgcOptionsIT {
         + "contexts:\n- name: elsewhere\n  context: {cluster: elsewhere, user: elsewhere}\n");
     String both = first + File.pathSeparator + TestCluster.get().kubeconfig();
 
-    ProcessRunner.Result merged = KubectlSyncgc.runAs(both, "tree", "widget", "w", "-n", ns.name());
+    ProcessRunner.Result merged = KubectlSyncgc.runAs(both, "tree", "widgets.test.syncgc.dev", "w", "-n", ns.name());
     assertEquals(0, merged.exitCode(), merged.describe());
     assertTrue(merged.stdout().startsWith("Widget/w"), merged.describe());
-    ProcessRunner.Result elsewhere = KubectlSyncgc.runAs(both, "tree", "widget/w", "-n", ns.name(), "--context", "elsewhere");
+    ProcessRunner.Result elsewhere = KubectlSyncgc.runAs(both, "tree", "widgets.test.syncgc.dev/w", "-n", ns.name(), "--context", "elsewhere");
     assertEquals(4, elsewhere.exitCode(), elsewhere.describe());
     assertTrue(elsewhere.stderr().contains("cannot reach the API server at https://127.0.0.1:1"), elsewhere.describe());
-    ProcessRunner.Result noSuch = KubectlSyncgc.runAs(both, "tree", "widget/w", "-n", ns.name(), "--context", "prod");
+    ProcessRunner.Result noSuch = KubectlSyncgc.runAs(both, "tree", "widgets.test.syncgc.dev/w", "-n", ns.name(), "--context", "prod");
     assertEquals(4, noSuch.exitCode(), noSuch.describe());
     assertEquals("error: context \"prod\" not found in " + both + " (kubectl config get-contexts lists them)\n",
         noSuch.stderr(), noSuch.describe());
 
     client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
         .withName("nobody").endMetadata().build()).create();
-    ProcessRunner.Result as = KubectlSyncgc.run("tree", "widget/w", "-n", ns.name(),
+    ProcessRunner.Result as = KubectlSyncgc.run("tree", "widgets.test.syncgc.dev/w", "-n", ns.name(),
         "--as", "system:serviceaccount:" + ns.name() + ":nobody");
     assertEquals(3, as.exitCode(), as.describe());
     assertTrue(as.stderr().contains("forbidden") && as.stderr().contains("system:serviceaccount:" + ns.name() + ":nobody"),
@@ -112,8 +112,8 @@ class KubectlSyncgcOptionsIT {
 
     // the plugin as KubectlSyncgc runs it, its output read while it runs: the hold goes only once a look saw it
     Path out = TestCluster.targetDir().resolve("why-watch-" + ns.name() + ".out");
-    ProcessBuilder builder = new ProcessBuilder(TestCluster.get().kubectl(), "syncgc", "why", "widget", "root", "-n",
-        ns.name(), "--watch", "--interval", "500ms").redirectOutput(out.toFile()).redirectErrorStream(true)
+    ProcessBuilder builder = new ProcessBuilder(TestCluster.get().kubectl(), "syncgc", "why", "widgets.test.syncgc.dev",
+        "root", "-n", ns.name(), "--watch", "--interval", "500ms").redirectOutput(out.toFile()).redirectErrorStream(true)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
     builder.environment().put("PATH", TestCluster.repoRoot().resolve("cli").resolve("bin") + File.pathSeparator
@@ -137,7 +137,7 @@ class KubectlSyncgcOptionsIT {
 
     assertEquals(0, watching.exitValue(), watched);
     assertTrue(watched.contains("is marked as deleted"), watched);
-    assertTrue(watched.endsWith("widget root is gone\n"), watched);
+    assertTrue(watched.endsWith("widgets.test.syncgc.dev root is gone\n"), watched);
     assertFalse(watched.contains("\u001b["), "no screen control when piped: " + watched);
   }
 
@@ -159,7 +159,7 @@ class KubectlSyncgcOptionsIT {
         .create();
     String lister = ServiceAccounts.kubeconfig(client, ns.name(), "lister").toString();
 
-    ProcessRunner.Result preview = KubectlSyncgc.runAs(lister, "preview", "widget", "root", "-n", ns.name(), "-o", "json");
+    ProcessRunner.Result preview = KubectlSyncgc.runAs(lister, "preview", "widgets.test.syncgc.dev", "root", "-n", ns.name(), "-o", "json");
 
     assertEquals(0, preview.exitCode(), preview.describe());
     JsonNode p = JSON.readTree(preview.stdout());
@@ -167,7 +167,7 @@ class KubectlSyncgcOptionsIT {
     p.path("delete").forEach(d -> deleted.add(d.path("kind").asText() + "/" + d.path("name").asText()));
     assertEquals(List.of("Widget/root"), deleted, "the Secret it may not list keeps 'shared': " + preview.describe());
     assertTrue(p.path("notChecked").toString().contains("\"secrets (forbidden)\""), preview.describe());
-    ProcessRunner.Result text = KubectlSyncgc.runAs(lister, "preview", "widget", "root", "-n", ns.name());
+    ProcessRunner.Result text = KubectlSyncgc.runAs(lister, "preview", "widgets.test.syncgc.dev", "root", "-n", ns.name());
     assertEquals(0, text.exitCode(), text.describe());
     assertEquals(1, text.stderr().lines().count(), "one line however many kinds: " + text.describe());
     assertTrue(text.stderr().startsWith("warning: could not list ") && text.stderr().contains("secrets")
@@ -180,8 +180,9 @@ class KubectlSyncgcOptionsIT {
     Widgets.create(client, ns.name(), "other").apply();
 
     // what bash and zsh ask kubectl for on "kubectl syncgc tree -n NS widget/<TAB>"
-    ProcessRunner.Result names = complete("tree", "-n", ns.name(), "widget/");
-    assertEquals(List.of("widget/other", "widget/root", ":4"), names.stdout().lines().toList(), names.describe());
+    ProcessRunner.Result names = complete("tree", "-n", ns.name(), "widgets.test.syncgc.dev/");
+    assertEquals(List.of("widgets.test.syncgc.dev/other", "widgets.test.syncgc.dev/root", ":4"),
+        names.stdout().lines().toList(), names.describe());
     ProcessRunner.Result commands = complete("s");
     assertEquals(List.of("status", ":4"), commands.stdout().lines().toList(), commands.describe());
     ProcessRunner.Result kinds = complete("preview", "widg");
