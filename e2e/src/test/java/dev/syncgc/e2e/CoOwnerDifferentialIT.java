@@ -37,7 +37,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deleted but held by another controller's finalizer, or being orphaned while held: what SPEC now calls
  * solid, as the built-in collector's classifyReferences does; co-owners may be cluster-scoped
  * ({@code ClusterWidget}s, which a namespaced object may name) or ghosts (a reference to an owner that
- * never existed: absent, so it keeps nothing). (Rings and deadlines are where SPEC
+ * never existed: absent, so it keeps nothing) or a second root deleted at the same moment (two
+ * cascades competing for what both own). (Rings and deadlines are where SPEC
  * differs from the built-in collector on purpose: not generated here.) Seeded: the seeds that once
  * found a difference are kept; a run adds 6 new seeds (or {@code syncgc.differential.worlds}), printed;
  * {@code -Dsyncgc.differential.seed=S} replays one.
@@ -53,7 +54,12 @@ class CoOwnerDifferentialIT {
   private static final List<String> namespaces = new ArrayList<>();
   private static final Map<String, Integer> stats = new TreeMap<>();
 
-  enum CoOwner { ALIVE, HELD, ORPHANING_HELD, GHOST }
+  /**
+   * ALIVE, HELD (deleted, another controller's finalizer on it), ORPHANING_HELD (orphaned, held),
+   * GHOST (never existed), CASCADING (a second root deleted at the same moment as o0: Synchronous on
+   * the syncgc side, foreground on the built-in side; two cascades competing for what both own).
+   */
+  enum CoOwner { ALIVE, HELD, ORPHANING_HELD, GHOST, CASCADING }
 
   /** A co-owner's state and scope (cluster-scoped: a ClusterWidget named after its world's namespace). */
   record Co(CoOwner state, boolean cluster) {
@@ -103,9 +109,14 @@ class CoOwnerDifferentialIT {
     world.build(bySyncgc, true);
     world.build(byBuiltIn, false);
     Widgets.widget(client, bySyncgc, "o0").delete();
+    world.cascading(bySyncgc).forEach(c -> c.delete());
     Widgets.widget(client, byBuiltIn, "o0").withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
+    world.cascading(byBuiltIn).forEach(c -> c.withPropagationPolicy(DeletionPropagation.FOREGROUND).delete());
     for (String ns : List.of(bySyncgc, byBuiltIn)) {
       await("the root goes in " + ns).atMost(Duration.ofSeconds(60)).until(() -> Widgets.widget(client, ns, "o0").get() == null);
+      for (Resource<GenericKubernetesResource> c : world.cascading(ns)) {
+        await("the second root goes in " + ns).atMost(Duration.ofSeconds(60)).until(() -> c.get() == null);
+      }
     }
     // what the built-in collector deletes in the background after the root (dangling references) settles
     Map<String, List<String>> expected = await("the survivors settle").atMost(Duration.ofSeconds(30))
@@ -180,7 +191,7 @@ class CoOwnerDifferentialIT {
     void build(String ns, boolean synchronous) {
       Map<String, GenericKubernetesResource> made = new TreeMap<>();
       for (int k = 0; k < coOwners.size(); k++) {
-        made.put("c" + k, coOwner(ns, k).get());
+        made.put("c" + k, coOwner(ns, k, synchronous).get());
       }
       Widgets.Builder root = Widgets.create(client, ns, "o0");
       made.put("o0", synchronous ? root.synchronous().applyAndAwaitFinalizer() : root.apply());
@@ -195,7 +206,7 @@ class CoOwnerDifferentialIT {
         Resource<GenericKubernetesResource> co = coOwnerResource(ns, k);
         String name = "c" + k;
         switch (coOwners.get(k).state()) {
-          case ALIVE, GHOST -> { }
+          case ALIVE, GHOST, CASCADING -> { }
           case HELD -> co.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
           case ORPHANING_HELD -> {
             co.withPropagationPolicy(DeletionPropagation.ORPHAN).delete();
@@ -210,14 +221,28 @@ class CoOwnerDifferentialIT {
       }
     }
 
+    /** The co-owners deleted with the root. */
+    List<Resource<GenericKubernetesResource>> cascading(String ns) {
+      List<Resource<GenericKubernetesResource>> out = new ArrayList<>();
+      for (int k = 0; k < coOwners.size(); k++) {
+        if (coOwners.get(k).state() == CoOwner.CASCADING) {
+          out.add(coOwnerResource(ns, k));
+        }
+      }
+      return out;
+    }
+
     /** Creates co-owner k (a ghost: only the object a reference to it is made from, never created). */
-    private java.util.function.Supplier<GenericKubernetesResource> coOwner(String ns, int k) {
+    private java.util.function.Supplier<GenericKubernetesResource> coOwner(String ns, int k, boolean synchronous) {
       Co co = coOwners.get(k);
       Widgets.Builder b = co.cluster() ? Widgets.createCluster(client, ns + "-c" + k) : Widgets.create(client, ns, "c" + k);
       if (co.state() == CoOwner.GHOST) {
         GenericKubernetesResource ghost = b.build();
         ghost.getMetadata().setUid(java.util.UUID.randomUUID().toString());
         return () -> ghost;
+      }
+      if (co.state() == CoOwner.CASCADING) {
+        return synchronous ? b.synchronous()::applyAndAwaitFinalizer : b::apply;
       }
       return () -> b.finalizer(HOLD).apply();
     }
