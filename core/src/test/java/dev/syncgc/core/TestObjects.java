@@ -78,6 +78,9 @@ public final class TestObjects {
 
   public static final class Builder {
     private final String uid;
+    private String name;
+    private String apiVersion = "example.com/v1";
+    private String kind = "Widget";
     private String namespace = NAMESPACE;
     private long resourceVersion = 1;
     private final List<OwnerLink> owners = new ArrayList<>();
@@ -88,6 +91,19 @@ public final class TestObjects {
 
     private Builder(String uid) {
       this.uid = uid;
+    }
+
+    /** Another name than the uid. */
+    public Builder name(String name) {
+      this.name = name;
+      return this;
+    }
+
+    /** Another kind than {@code example.com/v1 Widget} (the kinds {@link #KINDS} knows are by kind name). */
+    public Builder kind(String apiVersion, String kind) {
+      this.apiVersion = apiVersion;
+      this.kind = kind;
+      return this;
     }
 
     public Builder namespace(String namespace) {
@@ -155,7 +171,7 @@ public final class TestObjects {
 
     public ObjectMetadata build() {
       return new ObjectMetadata(
-          new ObjectRef("example.com/v1", "Widget", namespace, uid, uid),
+          new ObjectRef(apiVersion, kind, namespace, name == null ? uid : name, uid),
           resourceVersion,
           owners,
           finalizers,

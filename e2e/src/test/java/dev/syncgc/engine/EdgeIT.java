@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -241,7 +242,7 @@ class EdgeIT {
 
   /** An owner under deletion, as the graph would hold it. */
   private static ObjectMetadata owner(String namespace, String name) {
-    return new ObjectMetadata(new dev.syncgc.core.model.ObjectRef("v1", "ConfigMap", namespace, name,
-        UUID.randomUUID().toString()), 1, List.of(), List.of("syncgc.dev/x"), Instant.now(), null, Map.of(), Map.of());
+    return TestObjects.obj(UUID.randomUUID().toString()).kind("v1", "ConfigMap").namespace(namespace).name(name)
+        .finalizers("syncgc.dev/x").deletedAt(Instant.now()).build();
   }
 }

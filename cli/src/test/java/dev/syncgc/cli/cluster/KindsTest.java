@@ -1,5 +1,6 @@
 package dev.syncgc.cli.cluster;
 
+import static dev.syncgc.core.TestObjects.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,13 +10,11 @@ import dev.syncgc.cli.CliException;
 import dev.syncgc.cli.commands.Preview;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.kube.TrackedKind;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class KindsTest {
@@ -45,9 +44,11 @@ class KindsTest {
 
   @Test
   void anOwnerOfAKindThatCouldNotBeListedKeepsItsDependentInAPreview() {
-    ObjectMetadata root = widget("root", Map.of(Names.PROPAGATION, "Synchronous"), List.of(Names.FINALIZER));
-    ObjectMetadata shared = widget("shared", Map.of(), List.of(), new OwnerLink("root", WIDGET.apiVersion(), "Widget", "root"),
-        new OwnerLink("g", GADGET.apiVersion(), "Gadget", "g")); // a Gadget the user may not list
+    ObjectMetadata root = obj("root").kind(WIDGET.apiVersion(), "Widget").annotate(Names.PROPAGATION, "Synchronous")
+        .syncFinalizer().build();
+    ObjectMetadata shared = obj("shared").kind(WIDGET.apiVersion(), "Widget")
+        .ownedBy(new OwnerLink("root", WIDGET.apiVersion(), "Widget", "root"),
+            new OwnerLink("g", GADGET.apiVersion(), "Gadget", "g")).build(); // a Gadget the user may not list
 
     List<String> listed = deleted(kinds, root, shared);
     List<String> notListed = deleted(kinds.except(List.of(GADGET)), root, shared);
@@ -63,9 +64,4 @@ class KindsTest {
     return p.deleted.stream().map(ObjectMetadata::uid).toList();
   }
 
-  private static ObjectMetadata widget(String uid, Map<String, String> annotations, List<String> finalizers,
-      OwnerLink... owners) {
-    return new ObjectMetadata(new ObjectRef(WIDGET.apiVersion(), "Widget", "ns", uid, uid), 1, List.of(owners),
-        finalizers, null, null, annotations, Map.of());
-  }
 }

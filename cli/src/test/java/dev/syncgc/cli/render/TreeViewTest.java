@@ -1,8 +1,9 @@
 package dev.syncgc.cli.render;
 
+import static dev.syncgc.core.TestObjects.graphOf;
+import static dev.syncgc.core.TestObjects.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.syncgc.cli.Objects;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
 import java.time.Instant;
@@ -12,15 +13,9 @@ import org.junit.jupiter.api.Test;
 class TreeViewTest {
   @Test
   void aDiamondIsShownOnceAndARingIsMarkedWithItsPath() {
-    Objects o = new Objects();
-    ObjectMetadata r = o.add("r");
-    o.add("a", "r");
-    o.add("b", "r");
-    o.add("d", "a", "b");
-    o.add("x", "r", "y");
-    o.add("y", "x");
-    DependencyGraph g = new DependencyGraph(Objects.KINDS);
-    o.all().forEach(g::upsert);
+    ObjectMetadata r = obj("r").build();
+    DependencyGraph g = graphOf(r, obj("a").ownedBy("r").build(), obj("b").ownedBy("r").build(),
+        obj("d").ownedBy("a", "b").build(), obj("x").ownedBy("r", "y").build(), obj("y").ownedBy("x").build());
     Instant t = Instant.parse("2026-01-01T00:00:00Z");
 
     List<String> lines = TreeView.lines(new TreeView(g, uid -> t, m -> null, t.plusSeconds(90)).below(r));

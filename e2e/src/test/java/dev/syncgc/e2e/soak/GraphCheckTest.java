@@ -2,15 +2,14 @@ package dev.syncgc.e2e.soak;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
 import dev.syncgc.http.GraphDump;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -22,9 +21,9 @@ import org.junit.jupiter.api.Test;
 class GraphCheckTest {
 
   private static ObjectMetadata object(String uid, String... owners) {
-    return new ObjectMetadata(new ObjectRef("test.syncgc.dev/v1", "Widget", "ns", "name-" + uid, uid), 1,
-        Arrays.stream(owners).map(o -> new OwnerLink(o, "test.syncgc.dev/v1", "Widget", "name-" + o)).toList(),
-        List.of(), null, null, Map.of(), Map.of());
+    return TestObjects.obj(uid).kind("test.syncgc.dev/v1", "Widget").namespace("ns").name("name-" + uid)
+        .ownedBy(Arrays.stream(owners).map(o -> new OwnerLink(o, "test.syncgc.dev/v1", "Widget", "name-" + o))
+            .toArray(OwnerLink[]::new)).build();
   }
 
   @Test
