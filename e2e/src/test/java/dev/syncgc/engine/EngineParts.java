@@ -10,7 +10,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
-import java.util.Optional;
+import dev.syncgc.core.settings.Setting;
 import java.util.function.Function;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -82,7 +82,7 @@ final class EngineParts implements AutoCloseable {
   /** Settings in force as if a policy made every object Synchronous (its own annotations win). */
   Function<ObjectMetadata, SettingsInForce> synchronousByPolicy() {
     return SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()).orElse(
-        DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(), Optional.empty())),
+        DeletionSettings.NONE.with(Setting.PROPAGATION, Propagation.SYNCHRONOUS)),
         objects.graph()::get);
   }
 

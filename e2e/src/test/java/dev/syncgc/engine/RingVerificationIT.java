@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.Plans;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -81,7 +82,7 @@ class RingVerificationIT {
     barrier.deletionSeen(b); // seen after the owner's LIST: that LIST does not answer for it
     objects.revoke();
     Awaitility.await("the API server refuses the LIST").atMost(Duration.ofSeconds(30)).until(() -> forbidden(lister, ns));
-    List<Step> plan = new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)).plan(objects.graph(), a,
+    List<Step> plan = Plans.plan(new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)), objects.graph(), a,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
     assertTrue(plan.get(plan.size() - 1) instanceof Step.ReleaseRing, "the ring is due for release: " + plan);
 

@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.Plans;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.settings.DeletionSettings;
-import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.e2e.support.AdmissionPolicies;
@@ -77,8 +76,7 @@ class StepExecutorIT {
 
 
   private static SettingsInForce synchronous() {
-    return new SettingsInForce(Optional.of(Propagation.SYNCHRONOUS), Optional.empty(), Optional.empty(),
-        OnTimeout.RELEASE, 0, false, DeletionSettings.NONE);
+    return Plans.synchronous();
   }
 
   @Test
@@ -177,7 +175,7 @@ class StepExecutorIT {
     String failure = executor.lastFailure(dep.uid());
     assertNotNull(failure, "the failed GET is not recorded");
     assertTrue(failure.startsWith("missing permission for looking up its owner ConfigMap/unseen-owner"), failure);
-    List<Step> plan = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), objects.read(ns.name(), "owner"),
+    List<Step> plan = Plans.plan(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), objects.graph(), objects.read(ns.name(), "owner"),
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(),
         executor::lastFailure, List.of());
     Step.Wait wait = (Step.Wait) plan.stream().filter(s -> s instanceof Step.Wait).findFirst().orElseThrow();
@@ -220,7 +218,7 @@ class StepExecutorIT {
     assertEquals(Next.RETRY, next);
     assertEquals("the owner ConfigMap/y of its ring member ConfigMap/r2 exists but is not seen yet",
         executor.lastFailure(r1.uid()));
-    List<Step> plan = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), owner,
+    List<Step> plan = Plans.plan(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), objects.graph(), owner,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), executor::lastFailure, List.of());
     Step.Wait wait = (Step.Wait) plan.get(plan.size() - 1);
     assertTrue(wait.blockers().get(0).why().contains("exists but is not seen yet"), wait.blockers().toString());
@@ -266,7 +264,7 @@ class StepExecutorIT {
     objects.graph().upsert(owner);
     objects.graph().upsert(seenR1);
     objects.graph().upsert(r2);
-    List<Step> plan = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), owner,
+    List<Step> plan = Plans.plan(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), objects.graph(), owner,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
     assertEquals(new Step.DeleteDependent(seenR1, true), plan.get(0),
         "on a graph without y the ring is judged garbage (the race this guards against): " + plan);
@@ -537,7 +535,7 @@ class StepExecutorIT {
   }
 
   private List<Step> planOf(ObjectMetadata owner) {
-    return new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)).plan(objects.graph(), owner,
+    return Plans.plan(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), objects.graph(), owner,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
   }
 

@@ -5,6 +5,7 @@ import dev.syncgc.core.policy.Policy;
 import dev.syncgc.core.policy.Selector;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.InvalidSetting;
+import dev.syncgc.core.settings.Setting;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import java.util.ArrayList;
@@ -66,17 +67,12 @@ public final class PolicyTranslator {
       values.put(Names.ON_TIMEOUT, spec.getOnTimeout());
     }
     DeletionSettings parsed = DeletionSettings.fromAnnotations(values);
-    if (!parsed.invalid().isEmpty()) {
-      InvalidSetting i = parsed.invalid().get(0);
-      throw new InvalidPolicy(switch (i.annotation()) {
-        case Names.TIMEOUT -> "spec.timeout: " + i.reason();
-        case Names.GRACE_PERIOD -> "spec.gracePeriodSeconds " + i.reason();
-        case Names.ON_TIMEOUT -> "spec.onTimeout '" + i.value() + "' " + i.reason();
-        default -> "spec.propagation '" + i.value() + "' " + i.reason();
-      });
+    for (InvalidSetting i : parsed.invalid()) {
+      Setting<?> setting = Setting.ALL.stream().filter(x -> x.annotation().equals(i.annotation())).findFirst()
+          .orElseThrow();
+      throw new InvalidPolicy("spec." + setting.policyField() + " '" + i.value() + "' " + i.reason());
     }
-    return DeletionSettings.of(parsed.propagation().orElseThrow(), parsed.timeout(), parsed.gracePeriodSeconds(),
-        parsed.onTimeout());
+    return parsed;
   }
 
   private static Selector selector(String field, LabelSelector selector) throws InvalidPolicy {

@@ -9,6 +9,7 @@ import dev.syncgc.core.policy.Policy;
 import dev.syncgc.core.policy.Selector;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.Setting;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +27,7 @@ class PolicyStoreTest {
 
   private static Policy policy(String name, int priority, Propagation propagation) {
     return new Policy(name, priority, List.of(new Policy.GroupKind("example.com", "Widget")), Selector.EVERYTHING,
-        Selector.EVERYTHING, DeletionSettings.of(propagation, Optional.empty(), Optional.empty(), Optional.empty()));
+        Selector.EVERYTHING, DeletionSettings.NONE.with(Setting.PROPAGATION, propagation));
   }
 
   private Optional<Propagation> propagation() {

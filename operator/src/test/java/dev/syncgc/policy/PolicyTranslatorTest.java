@@ -107,8 +107,8 @@ class PolicyTranslatorTest {
     assertEquals("spec.propagation 'orphan' must be one of Synchronous, Orphan, Background",
         invalid(s -> s.setPropagation("orphan")), "values are case-sensitive, as in the annotation");
     assertTrue(invalid(s -> s.setPropagation(null)).startsWith("spec.propagation 'null'"));
-    assertTrue(invalid(s -> s.setTimeout("ten minutes")).startsWith("spec.timeout: "));
-    assertEquals("spec.gracePeriodSeconds must not be negative", invalid(s -> s.setGracePeriodSeconds(-1L)));
+    assertTrue(invalid(s -> s.setTimeout("ten minutes")).startsWith("spec.timeout 'ten minutes' "));
+    assertEquals("spec.gracePeriodSeconds '-1' must not be negative", invalid(s -> s.setGracePeriodSeconds(-1L)));
     assertEquals("spec.onTimeout 'keep' must be Release or Keep", invalid(s -> s.setOnTimeout("keep")));
     assertTrue(invalid(s -> s.setSelector(new LabelSelectorBuilder().addNewMatchExpression().withKey("k")
         .withOperator("Equals").withValues("v").endMatchExpression().build()))
@@ -156,7 +156,7 @@ class PolicyTranslatorTest {
     assertEquals(Map.of(), inForce, "the old version is not kept in force either");
     ready = broken.getStatus().getConditions().get(0);
     assertEquals(List.of("Ready", "False", "Invalid"), List.of(ready.getType(), ready.getStatus(), ready.getReason()));
-    assertTrue(ready.getMessage().startsWith("spec.timeout: "), ready.getMessage());
+    assertTrue(ready.getMessage().startsWith("spec.timeout '"), ready.getMessage());
     assertEquals(0L, broken.getStatus().getMatchedObjects());
     assertEquals(3L, broken.getStatus().getObservedGeneration());
   }

@@ -8,6 +8,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.core.settings.Setting;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class FinalizerReleaseTest {
   private static Handover handover(ObjectMetadata object, Optional<Propagation> policy) {
     SettingsInForce inForce = SettingsInForce.resolver(o -> {
       DeletionSettings own = DeletionSettings.fromAnnotations(o.annotations());
-      return policy.map(p -> own.orElse(DeletionSettings.of(p, Optional.empty(), Optional.empty(), Optional.empty())))
+      return policy.map(p -> own.orElse(DeletionSettings.NONE.with(Setting.PROPAGATION, p)))
           .orElse(own);
     }, Map.<String, ObjectMetadata>of()::get).apply(object);
     return Handover.of(object, inForce);

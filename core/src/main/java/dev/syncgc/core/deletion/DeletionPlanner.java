@@ -3,8 +3,6 @@ package dev.syncgc.core.deletion;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.settings.DeletionSettings;
-import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
 import java.time.Duration;
@@ -14,7 +12,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
@@ -39,26 +36,6 @@ public final class DeletionPlanner {
   /** The default deadline allowance for a deletion with this many dependents, direct and indirect. */
   public Duration defaultTimeout(int dependentCount) {
     return baseTimeout.plus(perDependentTimeout.multipliedBy(dependentCount));
-  }
-
-  /** The plan with {@code on-timeout: Release} and every dependent in wave 0. */
-  public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, Propagation propagation,
-      Optional<Duration> timeout, Instant now, Function<String, String> lastFailure, List<Blocker> unverified) {
-    return plan(graph, owner, propagation, timeout, OnTimeout.RELEASE, now, lastFailure, unverified, d -> 0);
-  }
-
-  /**
-   * The plan with the owner's settings given; every other object's read from its annotations, an
-   * object under deletion with the syncgc finalizer and no propagation telling otherwise cascading.
-   * For tests of single decisions; the operator, preview and why pass every object's settings in force.
-   */
-  public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, Propagation propagation,
-      Optional<Duration> timeout, OnTimeout onTimeout, Instant now, Function<String, String> lastFailure,
-      List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf) {
-    SettingsInForce settings = new SettingsInForce(Optional.of(propagation), timeout, Optional.empty(), onTimeout,
-        0, false, DeletionSettings.NONE);
-    return plan(graph, owner, settings, now, lastFailure, unverified, waveOf,
-        o -> SettingsInForce.ofAnnotations(o).propagation().map(p -> p == Propagation.SYNCHRONOUS).orElse(true));
   }
 
   /**

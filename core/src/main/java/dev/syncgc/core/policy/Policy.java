@@ -2,6 +2,7 @@ package dev.syncgc.core.policy;
 
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.Setting;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ public record Policy(
         .findFirst()
         .or(() -> kinds.stream().filter(k -> k.matches(group, object.ref().kind())).findFirst())
         .flatMap(GroupKind::deletionWave);
-    return settings.withDeletionWave(wave);
+    return settings.with(Setting.DELETION_WAVE, wave);
   }
 
   /**

@@ -23,17 +23,14 @@ import java.util.function.Function;
  * that owner is gone, nothing is kept waiting for the dependent: {@code Release}; its grace period is
  * the one the cascade recorded on it ({@link Names#INHERITED_GRACE_PERIOD}).
  *
- * @param own the object's own settings with the deciding policy's beneath (invalid values listed)
+ * <p>The settings in force are held by {@link Setting}, as {@link DeletionSettings}: a setting the
+ * table says is inherited is taken from the cascading owner here, for every such setting at once.
+ *
+ * @param inForce each setting in force (the propagation: the deciding one)
  * @param propagationInvalid the propagation annotation is present but invalid
+ * @param own the object's own settings with the deciding policy's beneath (invalid values listed)
  */
-public record SettingsInForce(
-    Optional<Propagation> propagation,
-    Optional<Duration> timeout,
-    Optional<Long> gracePeriodSeconds,
-    OnTimeout onTimeout,
-    int wave,
-    boolean propagationInvalid,
-    DeletionSettings own) {
+public record SettingsInForce(DeletionSettings inForce, boolean propagationInvalid, DeletionSettings own) {
 
   /** How deep a chain of cascades is followed for inherited settings (a ring of cascades ends). */
   private static final int MAX_CASCADE_DEPTH = 64;
@@ -65,15 +62,23 @@ public record SettingsInForce(
     boolean invalid = settings.invalid().stream().anyMatch(i -> i.annotation().equals(Names.PROPAGATION));
     Optional<Propagation> current = invalid ? Optional.empty() : settings.propagation();
     Optional<Propagation> propagation = object.beingDeleted() ? deciding(object, current) : current;
-    boolean cascaded = object.annotation(Names.CASCADED_FROM) != null;
-    Optional<OnTimeout> inheritedOnTimeout = cascadingOwner.map(SettingsInForce::onTimeout);
-    Optional<Long> inheritedGrace = !cascaded ? Optional.empty()
-        : cascadingOwner.isPresent() ? cascadingOwner.get().gracePeriodSeconds()
-        : parseLong(object.annotation(Names.INHERITED_GRACE_PERIOD));
-    return new SettingsInForce(propagation, settings.timeout(),
-        settings.gracePeriodSeconds().or(() -> inheritedGrace),
-        settings.onTimeout().or(() -> inheritedOnTimeout).orElse(OnTimeout.RELEASE),
-        settings.wave(), invalid, settings);
+    DeletionSettings inForce = settings.with(Setting.PROPAGATION, propagation);
+    for (Setting<?> setting : Setting.ALL) {
+      if (setting.inherited() && cascadingOwner.isPresent()) {
+        inForce = inherit(inForce, setting, cascadingOwner.get().inForce());
+      }
+    }
+    if (cascadingOwner.isEmpty() && object.annotation(Names.CASCADED_FROM) != null) {
+      // the cascading owner is gone: the grace period its cascade recorded on the object
+      inForce = inForce.with(Setting.GRACE_PERIOD, settings.gracePeriodSeconds()
+          .or(() -> parseLong(object.annotation(Names.INHERITED_GRACE_PERIOD))));
+    }
+    return new SettingsInForce(inForce, invalid, settings);
+  }
+
+  /** {@code setting} from {@code from} unless {@code settings} has it. */
+  private static <T> DeletionSettings inherit(DeletionSettings settings, Setting<T> setting, DeletionSettings from) {
+    return settings.with(setting, settings.get(setting).or(() -> from.get(setting)));
   }
 
   /** The settings in force from the object's annotations alone (no policy, no cascading owner). */
@@ -111,13 +116,36 @@ public record SettingsInForce(
     }
   }
 
+  /** The propagation in force; empty when nothing tells (never guess a mode that deletes). */
+  public Optional<Propagation> propagation() {
+    return inForce.propagation();
+  }
+
+  public Optional<Duration> timeout() {
+    return inForce.timeout();
+  }
+
+  public Optional<Long> gracePeriodSeconds() {
+    return inForce.gracePeriodSeconds();
+  }
+
+  /** What the deadline does: {@link OnTimeout#RELEASE} unless set (or inherited). */
+  public OnTimeout onTimeout() {
+    return inForce.onTimeout().orElse(OnTimeout.RELEASE);
+  }
+
+  /** The object's wave among its owner's dependents. */
+  public int wave() {
+    return inForce.wave();
+  }
+
   /** The propagation in force, {@link Propagation#BACKGROUND} when nothing tells. */
   public Propagation propagationOrBackground() {
-    return propagation.orElse(Propagation.BACKGROUND);
+    return propagation().orElse(Propagation.BACKGROUND);
   }
 
   /** Whether a deletion with these settings deletes dependents: {@code Synchronous} in force. */
   public boolean cascades() {
-    return propagation.filter(p -> p == Propagation.SYNCHRONOUS).isPresent();
+    return propagation().filter(p -> p == Propagation.SYNCHRONOUS).isPresent();
   }
 }

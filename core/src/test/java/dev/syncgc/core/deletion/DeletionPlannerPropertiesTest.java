@@ -1,6 +1,5 @@
 package dev.syncgc.core.deletion;
 
-import java.util.Optional;
 import dev.syncgc.core.settings.Propagation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +10,7 @@ import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.settings.OnTimeout;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -72,7 +72,7 @@ class DeletionPlannerPropertiesTest {
   /** The owner's plan with its own timeout and on-timeout (from its annotations). */
   private List<Step> plan(World w, ObjectMetadata owner) {
     DeletionSettings settings = DeletionSettings.fromAnnotations(owner.annotations());
-    return planner.plan(w.graph(), owner, Propagation.SYNCHRONOUS, settings.timeout(), settings.onTimeoutOrDefault(),
+    return Plans.plan(planner, w.graph(), owner, Propagation.SYNCHRONOUS, settings.timeout(), settings.onTimeout().orElse(OnTimeout.RELEASE),
         Worlds.NOW, uid -> w.failed().contains(uid) ? "403 forbidden" : null, w.unverified(), Simulation::wave);
   }
 

@@ -13,8 +13,6 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.Scope;
-import dev.syncgc.core.settings.DeletionSettings;
-import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
 import java.time.Duration;
@@ -39,7 +37,7 @@ class DeletionPlannerTest {
   }
 
   private List<Step> plan(DependencyGraph g, String owner, Propagation p) {
-    return planner.plan(g, g.get(owner), p, Optional.empty(), NOW, uid -> null, List.of());
+    return Plans.plan(planner, g, g.get(owner), p, Optional.empty(), NOW, uid -> null, List.of());
   }
 
   private List<Step> plan(DependencyGraph g, String owner) {
@@ -96,7 +94,7 @@ class DeletionPlannerTest {
   void orphanIsNotHeldByAKindThatCannotBeListed() {
     DependencyGraph g = graphOf(owner("x").build());
 
-    List<Step> steps = planner.plan(g, g.get("x"), Propagation.ORPHAN, Optional.empty(), NOW, uid -> null,
+    List<Step> steps = Plans.plan(planner, g, g.get("x"), Propagation.ORPHAN, Optional.empty(), NOW, uid -> null,
         List.of(Blocker.unverified("cannot list Gadget: forbidden")));
 
     assertEquals(List.of(new Step.HandToOrphaning()), steps);
@@ -115,16 +113,16 @@ class DeletionPlannerTest {
     DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").build());
     List<Blocker> unverified = List.of(Blocker.unverified("cannot list Gadget: forbidden"));
 
-    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), NOW,
+    List<Step> steps = Plans.plan(planner, g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), NOW,
         uid -> null, unverified);
     assertTrue(steps(steps, Step.DeleteDependent.class).isEmpty(), steps.toString());
     Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
     assertEquals(unverified.get(0), wait.blockers().get(0));
 
     DependencyGraph empty = graphOf(owner("y").deadline(NOW.plusSeconds(60)).build());
-    assertInstanceOf(Step.Wait.class, last(planner.plan(empty, empty.get("y"), Propagation.SYNCHRONOUS,
+    assertInstanceOf(Step.Wait.class, last(Plans.plan(planner, empty, empty.get("y"), Propagation.SYNCHRONOUS,
         Optional.empty(), NOW, uid -> null, unverified)), "no release while unverified");
-    Step.Release late = assertInstanceOf(Step.Release.class, last(planner.plan(empty, empty.get("y"),
+    Step.Release late = assertInstanceOf(Step.Release.class, last(Plans.plan(planner, empty, empty.get("y"),
         Propagation.SYNCHRONOUS, Optional.empty(), NOW.plus(Duration.ofDays(1)), uid -> null, unverified)));
     assertEquals(Outcome.TIMED_OUT, late.outcome());
   }
@@ -143,7 +141,7 @@ class DeletionPlannerTest {
   void startRecordsExplicitTimeout() {
     DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().build(), obj("a").ownedBy("x").build());
 
-    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS,
+    List<Step> steps = Plans.plan(planner, g, g.get("x"), Propagation.SYNCHRONOUS,
         Optional.of(Duration.ofMinutes(5)), NOW, uid -> null, List.of());
 
     assertEquals(new Step.Start(NOW.plusSeconds(300), 1), steps.get(0));
@@ -250,7 +248,7 @@ class DeletionPlannerTest {
   void blockerNamesTheLastFailure() {
     DependencyGraph g = graphOf(owner("x").build(), obj("d").ownedBy("x").build());
 
-    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), NOW,
+    List<Step> steps = Plans.plan(planner, g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), NOW,
         uid -> uid.equals("d") ? "forbidden: cannot delete widgets" : null, List.of());
 
     Step.Wait wait = assertInstanceOf(Step.Wait.class, last(steps));
@@ -410,8 +408,7 @@ class DeletionPlannerTest {
         obj("leaf").ownedBy("x").build(), obj("sibling").ownedBy("x").build(),
         obj("parent").ownedBy("x").build(), obj("child").ownedBy("parent").build());
     Map<String, Integer> calls = new java.util.HashMap<>();
-    SettingsInForce synchronous = new SettingsInForce(Optional.of(Propagation.SYNCHRONOUS), Optional.empty(),
-        Optional.empty(), OnTimeout.RELEASE, 0, false, DeletionSettings.NONE);
+    SettingsInForce synchronous = Plans.synchronous();
 
     planner.plan(g, g.get("x"), synchronous, NOW, uid -> null, List.of(), o -> {
       calls.merge(o.uid(), 1, Integer::sum);

@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
-import dev.syncgc.core.settings.DeletionSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,7 +34,7 @@ class DeletionWavesTest {
   }
 
   private List<Step> plan(DependencyGraph g, String owner) {
-    return planner.plan(g, g.get(owner), Propagation.SYNCHRONOUS, Optional.empty(), OnTimeout.RELEASE, NOW,
+    return Plans.plan(planner, g, g.get(owner), Propagation.SYNCHRONOUS, Optional.empty(), OnTimeout.RELEASE, NOW,
         uid -> null, List.of(), Simulation::wave);
   }
 

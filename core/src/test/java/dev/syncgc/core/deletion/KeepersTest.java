@@ -33,7 +33,7 @@ class KeepersTest {
   }
 
   private List<Step> plan(DependencyGraph g, String owner, OnTimeout onTimeout) {
-    return planner.plan(g, g.get(owner), Propagation.SYNCHRONOUS, Optional.empty(), onTimeout, NOW, uid -> null,
+    return Plans.plan(planner, g, g.get(owner), Propagation.SYNCHRONOUS, Optional.empty(), onTimeout, NOW, uid -> null,
         List.of(), d -> 0);
   }
 

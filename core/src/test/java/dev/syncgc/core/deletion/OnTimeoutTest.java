@@ -21,7 +21,7 @@ class OnTimeoutTest {
   private final DeletionPlanner planner = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1));
 
   private List<Step> plan(DependencyGraph g, OnTimeout onTimeout) {
-    return planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), onTimeout, NOW, uid -> null,
+    return Plans.plan(planner, g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), onTimeout, NOW, uid -> null,
         List.of(), d -> 0);
   }
 
@@ -64,7 +64,7 @@ class OnTimeoutTest {
   void aDependentWhoseLastDeleteFailedDoesNotHoldTheOwnerPastItsDeadline() {
     DependencyGraph g = pastDeadline(false);
 
-    List<Step> steps = planner.plan(g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), OnTimeout.RELEASE, NOW,
+    List<Step> steps = Plans.plan(planner, g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), OnTimeout.RELEASE, NOW,
         uid -> uid.equals("fresh") ? "403 forbidden" : null, List.of(), d -> 0);
 
     assertEquals(1, steps.size(), steps.toString());

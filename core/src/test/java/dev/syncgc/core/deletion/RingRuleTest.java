@@ -31,7 +31,7 @@ class RingRuleTest {
   }
 
   private List<Step> plan(DependencyGraph g, String owner) {
-    return planner.plan(g, g.get(owner), Propagation.SYNCHRONOUS, Optional.empty(), NOW, uid -> null, List.of());
+    return Plans.plan(planner, g, g.get(owner), Propagation.SYNCHRONOUS, Optional.empty(), NOW, uid -> null, List.of());
   }
 
   private static Map<String, Boolean> deleted(List<Step> steps) {

@@ -4,10 +4,10 @@ import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.Setting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -25,7 +25,7 @@ final class Simulation {
   }
 
   private static final DeletionSettings SYNCHRONOUS =
-      DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(), Optional.empty());
+      DeletionSettings.NONE.with(Setting.PROPAGATION, Propagation.SYNCHRONOUS);
 
   private final DeletionRun run;
 

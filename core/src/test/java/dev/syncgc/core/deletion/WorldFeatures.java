@@ -109,7 +109,7 @@ final class WorldFeatures {
     if (deadline.isAfter(Worlds.NOW)) {
       return "ahead";
     }
-    return DeletionSettings.fromAnnotations(o.annotations()).onTimeoutOrDefault() == OnTimeout.KEEP
+    return DeletionSettings.fromAnnotations(o.annotations()).onTimeout().orElse(OnTimeout.RELEASE) == OnTimeout.KEEP
         ? "passed, Keep" : "passed, Release";
   }
 

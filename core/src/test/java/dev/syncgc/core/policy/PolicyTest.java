@@ -7,6 +7,7 @@ import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
+import dev.syncgc.core.settings.Setting;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +21,7 @@ class PolicyTest {
 
   private static Policy policy(Policy.GroupKind... kinds) {
     return new Policy("p", 0, List.of(kinds), Selector.EVERYTHING, Selector.EVERYTHING,
-        DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(),
-            Optional.of(OnTimeout.KEEP)));
+        DeletionSettings.NONE.with(Setting.PROPAGATION, Propagation.SYNCHRONOUS).with(Setting.ON_TIMEOUT, OnTimeout.KEEP));
   }
 
   @Test
@@ -31,13 +31,13 @@ class PolicyTest {
 
     assertEquals(5, p.settingsFor(object("apps/v1", "Deployment", Map.of())).wave());
     assertEquals(1, p.settingsFor(object("apps/v1", "StatefulSet", Map.of())).wave());
-    assertEquals(OnTimeout.KEEP, p.settingsFor(object("apps/v1", "StatefulSet", Map.of())).onTimeoutOrDefault());
+    assertEquals(OnTimeout.KEEP, p.settingsFor(object("apps/v1", "StatefulSet", Map.of())).onTimeout().orElse(OnTimeout.RELEASE));
   }
 
   @Test
   void anEntryWithoutAWaveGivesNone() {
     Policy p = policy(new Policy.GroupKind("", "ConfigMap"));
 
-    assertEquals(Optional.empty(), p.settingsFor(object("v1", "ConfigMap", Map.of())).deletionWave());
+    assertEquals(Optional.empty(), p.settingsFor(object("v1", "ConfigMap", Map.of())).get(Setting.DELETION_WAVE));
   }
 }

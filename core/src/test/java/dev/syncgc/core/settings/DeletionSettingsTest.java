@@ -87,8 +87,7 @@ class DeletionSettingsTest {
   void orElseKeepsAnnotationValuesOverFallback() {
     DeletionSettings annotated = DeletionSettings.fromAnnotations(Map.of(
         Names.PROPAGATION, "Orphan", Names.TIMEOUT, "5m", Names.GRACE_PERIOD, "1"));
-    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS,
-        Optional.of(Duration.ofHours(1)), Optional.of(60L), Optional.of(OnTimeout.KEEP)).withDeletionWave(Optional.of(3));
+    DeletionSettings policy = DeletionSettings.NONE.with(Setting.PROPAGATION, Propagation.SYNCHRONOUS).with(Setting.TIMEOUT, Duration.ofHours(1)).with(Setting.GRACE_PERIOD, 60L).with(Setting.ON_TIMEOUT, OnTimeout.KEEP).with(Setting.DELETION_WAVE, 3);
 
     DeletionSettings s = annotated.orElse(policy);
 
@@ -100,8 +99,7 @@ class DeletionSettingsTest {
   @Test
   void orElseFillsMissingAndInvalidFieldsFromFallback() {
     DeletionSettings annotated = DeletionSettings.fromAnnotations(Map.of(Names.TIMEOUT, "never"));
-    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS,
-        Optional.of(Duration.ofHours(1)), Optional.of(60L), Optional.of(OnTimeout.KEEP)).withDeletionWave(Optional.of(3));
+    DeletionSettings policy = DeletionSettings.NONE.with(Setting.PROPAGATION, Propagation.SYNCHRONOUS).with(Setting.TIMEOUT, Duration.ofHours(1)).with(Setting.GRACE_PERIOD, 60L).with(Setting.ON_TIMEOUT, OnTimeout.KEEP).with(Setting.DELETION_WAVE, 3);
 
     DeletionSettings s = annotated.orElse(policy);
 
@@ -117,14 +115,14 @@ class DeletionSettingsTest {
         Names.DELETION_WAVE, "-2", Names.ON_TIMEOUT, "Keep"));
 
     assertEquals(-2, s.wave());
-    assertEquals(OnTimeout.KEEP, s.onTimeoutOrDefault());
+    assertEquals(OnTimeout.KEEP, s.onTimeout().orElse(OnTimeout.RELEASE));
     assertEquals(List.of(), s.invalid());
   }
 
   @Test
   void defaultsAreWaveZeroAndRelease() {
     assertEquals(0, DeletionSettings.NONE.wave());
-    assertEquals(OnTimeout.RELEASE, DeletionSettings.NONE.onTimeoutOrDefault());
+    assertEquals(OnTimeout.RELEASE, DeletionSettings.NONE.onTimeout().orElse(OnTimeout.RELEASE));
   }
 
   @ParameterizedTest(name = "deletion-wave={0} is invalid and counts as 0, even over a policy''s wave")
@@ -134,21 +132,19 @@ class DeletionSettingsTest {
 
     assertEquals(List.of(Names.DELETION_WAVE), s.invalid().stream().map(InvalidSetting::annotation).toList());
     assertEquals(0, s.wave());
-    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(),
-        Optional.empty()).withDeletionWave(Optional.of(7));
+    DeletionSettings policy = DeletionSettings.NONE.with(Setting.PROPAGATION, Propagation.SYNCHRONOUS).with(Setting.DELETION_WAVE, 7);
     assertEquals(0, s.orElse(policy).wave());
   }
 
   @Test
   void orElseTakesWaveAndOnTimeoutFromFallbackOnlyWhenMissing() {
-    DeletionSettings policy = DeletionSettings.of(Propagation.SYNCHRONOUS, Optional.empty(), Optional.empty(),
-        Optional.of(OnTimeout.KEEP)).withDeletionWave(Optional.of(7));
+    DeletionSettings policy = DeletionSettings.NONE.with(Setting.PROPAGATION, Propagation.SYNCHRONOUS).with(Setting.ON_TIMEOUT, OnTimeout.KEEP).with(Setting.DELETION_WAVE, 7);
 
     assertEquals(7, DeletionSettings.NONE.orElse(policy).wave());
-    assertEquals(OnTimeout.KEEP, DeletionSettings.NONE.orElse(policy).onTimeoutOrDefault());
+    assertEquals(OnTimeout.KEEP, DeletionSettings.NONE.orElse(policy).onTimeout().orElse(OnTimeout.RELEASE));
     DeletionSettings own = DeletionSettings.fromAnnotations(Map.of(
         Names.DELETION_WAVE, "1", Names.ON_TIMEOUT, "Release"));
     assertEquals(1, own.orElse(policy).wave());
-    assertEquals(OnTimeout.RELEASE, own.orElse(policy).onTimeoutOrDefault());
+    assertEquals(OnTimeout.RELEASE, own.orElse(policy).onTimeout().orElse(OnTimeout.RELEASE));
   }
 }

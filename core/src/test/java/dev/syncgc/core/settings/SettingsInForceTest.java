@@ -19,7 +19,7 @@ class SettingsInForceTest {
   /** A policy deciding {@code p} for every object (annotations still win). */
   private static DeletionSettings withPolicy(ObjectMetadata o, Propagation p) {
     return DeletionSettings.fromAnnotations(o.annotations())
-        .orElse(DeletionSettings.of(p, Optional.empty(), Optional.empty(), Optional.empty()));
+        .orElse(DeletionSettings.NONE.with(Setting.PROPAGATION, p));
   }
 
   private static Optional<Propagation> inForce(ObjectMetadata o, DeletionSettings settings) {
