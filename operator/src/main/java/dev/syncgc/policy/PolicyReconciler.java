@@ -55,23 +55,12 @@ public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
    * @return how many policies are in force
    */
   public static int loadAll(KubernetesClient client, Policies policies) {
-    List<Policy> valid = valid(client.resources(GarbageCollectionPolicy.class).list().getItems());
+    LoadedPolicies loaded = LoadedPolicies.load(client);
+    loaded.invalid().forEach((name, why) -> log.warn("invalid policy policy={} reason=\"{}\"", name, why));
+    List<Policy> valid = loaded.validOrThrow(); // no object is decided without the policies that may opt it in
     policies.replaceAll(valid);
     log.info("policies loaded before the workers start count={}", valid.size());
     return valid.size();
-  }
-
-  /** The policies among {@code resources} that can be used; the others are logged. */
-  static List<Policy> valid(List<GarbageCollectionPolicy> resources) {
-    List<Policy> valid = new ArrayList<>();
-    for (GarbageCollectionPolicy resource : resources) {
-      try {
-        valid.add(PolicyTranslator.translate(resource));
-      } catch (PolicyTranslator.InvalidPolicy e) {
-        log.warn("invalid policy policy={} reason=\"{}\"", resource.getMetadata().getName(), e.getMessage());
-      }
-    }
-    return valid;
   }
 
   @Override

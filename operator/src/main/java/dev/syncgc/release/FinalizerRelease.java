@@ -10,9 +10,8 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.policy.GarbageCollectionPolicy;
+import dev.syncgc.policy.LoadedPolicies;
 import dev.syncgc.policy.PolicyStore;
-import dev.syncgc.policy.PolicyTranslator;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -205,22 +204,9 @@ public final class FinalizerRelease {
     private Policies(KubernetesClient client) {
       Map<String, Map<String, String>> labels = new HashMap<>();
       store = new PolicyStore(ns -> labels.computeIfAbsent(ns, n -> labels(client, n)), List::of, () -> { });
-      String why = null;
-      try {
-        for (GarbageCollectionPolicy p : client.resources(GarbageCollectionPolicy.class).list().getItems()) {
-          try {
-            store.put(PolicyTranslator.translate(p));
-          } catch (PolicyTranslator.InvalidPolicy invalid) {
-            // the operator does not use an invalid policy either
-          }
-        }
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 404) { // 404: the policy CRD is not installed, so no policy exists
-          why = "GarbageCollectionPolicies could not be listed (" + (e.getCode() == 403 ? "forbidden"
-              : "HTTP " + e.getCode()) + ")";
-        }
-      }
-      unreadable = why;
+      LoadedPolicies loaded = LoadedPolicies.load(client); // an invalid policy is used by no one
+      loaded.valid().forEach(store::put);
+      unreadable = loaded.unreadable();
     }
 
     static Policies load(KubernetesClient client) {

@@ -23,9 +23,11 @@ class PolicyReconcilerTest {
 
   @Test
   void onlyTheValidPoliciesOfAListAreLoaded() {
-    List<Policy> valid = PolicyReconciler.valid(List.of(resource("good", "Orphan"), resource("bad", "Sideways"),
+    LoadedPolicies loaded = LoadedPolicies.translate(List.of(resource("good", "Orphan"), resource("bad", "Sideways"),
         resource("also-good", "Synchronous")));
 
-    assertEquals(List.of("good", "also-good"), valid.stream().map(Policy::name).toList());
+    assertEquals(List.of("good", "also-good"), loaded.valid().stream().map(Policy::name).toList());
+    assertEquals(java.util.Map.of("bad", "spec.propagation 'Sideways' must be one of Synchronous, Orphan, Background"),
+        loaded.invalid(), "named with why");
   }
 }

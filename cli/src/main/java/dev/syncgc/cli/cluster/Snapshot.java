@@ -12,9 +12,8 @@ import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
-import dev.syncgc.policy.GarbageCollectionPolicy;
+import dev.syncgc.policy.LoadedPolicies;
 import dev.syncgc.policy.PolicyStore;
-import dev.syncgc.policy.PolicyTranslator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -51,12 +50,15 @@ public final class Snapshot {
   public final Map<String, Instant> created = new HashMap<>();
   /** Kinds that could not be listed, with why: objects of those kinds are not shown, owners of them count as there. */
   public final List<Unlisted> unlisted = new ArrayList<>();
+  /** The policies as the operator reads them: the invalid ones (named, not used), or why none could be read. */
+  public final LoadedPolicies loadedPolicies;
   private final PolicyStore policies;
 
-  private Snapshot(Kinds kinds, ObjectMetadata target, PolicyStore policies) {
+  private Snapshot(Kinds kinds, ObjectMetadata target, Cluster cluster) {
     this.kinds = kinds;
     this.target = target;
-    this.policies = policies;
+    this.loadedPolicies = LoadedPolicies.load(cluster.client);
+    this.policies = policies(cluster, loadedPolicies);
   }
 
   /** @param kindAndName {@code KIND/NAME}, as kubectl takes it (the commands turn {@code KIND NAME} into it) */
@@ -85,7 +87,7 @@ public final class Snapshot {
    * discovered before: what {@code delete} takes once a second while it watches.
    */
   public static Snapshot around(Cluster cluster, Kinds kinds, TrackedKind kind, GenericKubernetesResource found) {
-    Snapshot s = new Snapshot(kinds, READER.read(kind, found), policies(cluster));
+    Snapshot s = new Snapshot(kinds, READER.read(kind, found), cluster);
     s.read(cluster, kind.namespaced() ? cluster.namespace : null);
     s.objects.put(s.target.uid(), s.target);
     return s;
@@ -96,16 +98,16 @@ public final class Snapshot {
    * cluster-scoped one (for {@code status}).
    */
   public static Snapshot everything(Cluster cluster, String namespace) {
-    Snapshot s = new Snapshot(new Kinds(cluster), null, policies(cluster));
+    Snapshot s = new Snapshot(new Kinds(cluster), null, cluster);
     s.read(cluster, namespace);
     return s;
   }
 
-  private static PolicyStore policies(Cluster cluster) {
+  private static PolicyStore policies(Cluster cluster, LoadedPolicies loaded) {
     Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     PolicyStore policies = new PolicyStore(ns -> namespaceLabels.computeIfAbsent(ns, n -> labels(cluster, n)),
         List::of, () -> { });
-    loadPolicies(cluster, policies);
+    loaded.valid().forEach(policies::put); // an invalid policy is used by no one
     return policies;
   }
 
@@ -155,20 +157,6 @@ public final class Snapshot {
       return ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
     } catch (KubernetesClientException e) {
       return Map.of();
-    }
-  }
-
-  private static void loadPolicies(Cluster cluster, PolicyStore store) {
-    try {
-      for (GarbageCollectionPolicy p : cluster.client.resources(GarbageCollectionPolicy.class).list().getItems()) {
-        try {
-          store.put(PolicyTranslator.translate(p));
-        } catch (PolicyTranslator.InvalidPolicy invalid) {
-          // an invalid policy is not used by the operator either
-        }
-      }
-    } catch (KubernetesClientException e) {
-      // no policy CRD (syncgc not installed) or no right to read policies: annotations only
     }
   }
 

@@ -4,6 +4,7 @@ import dev.syncgc.cli.cluster.Snapshot;
 import dev.syncgc.cli.render.Output;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.policy.LoadedPolicies;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,16 +15,35 @@ import java.util.TreeMap;
 final class Notes {
   private Notes() {}
 
-  /** On stderr, one line: kinds that could not be listed, so that nothing missing is silent. */
+  /**
+   * On stderr: kinds that could not be listed (one line), policies that could not be read or are
+   * invalid, so that nothing missing is silent.
+   */
   static void notChecked(Output out, Snapshot s) {
     if (!s.unlisted.isEmpty()) {
       out.warn(notCheckedLine(s.unlisted));
     }
+    policyLines(s.loadedPolicies).forEach(out::warn);
   }
 
-  /** For scripts: {@code plural.group (why)} of each kind not listed. */
+  /** For scripts: {@code plural.group (why)} of each kind not listed, and what is wrong with the policies. */
   static List<String> notCheckedModel(Snapshot s) {
-    return s.unlisted.stream().map(Snapshot.Unlisted::toString).toList();
+    List<String> out = new ArrayList<>(s.unlisted.stream().map(Snapshot.Unlisted::toString).toList());
+    out.addAll(policyLines(s.loadedPolicies));
+    return out;
+  }
+
+  /** The policies as the operator reads them: one rule ({@code LoadedPolicies}), said, never silently dropped. */
+  static List<String> policyLines(LoadedPolicies policies) {
+    List<String> lines = new ArrayList<>();
+    if (policies.unreadable() != null) {
+      lines.add("warning: " + policies.unreadable() + ", so settings are shown from annotations alone (the"
+          + " operator reads the policies and may decide otherwise); ask for list rights on"
+          + " garbagecollectionpolicies.syncgc.dev");
+    }
+    policies.invalid().forEach((name, why) -> lines.add("warning: GarbageCollectionPolicy " + name
+        + " is invalid and not used (" + why + ")"));
+    return lines;
   }
 
   /**
