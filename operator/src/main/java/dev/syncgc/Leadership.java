@@ -24,9 +24,12 @@ final class Leadership {
   private static final Duration LEADING_LOAD_BOUND = Duration.ofSeconds(10);
 
   private final OperatorConfig config;
+  /** This replica's name in the Lease: its host (the Pod's name) and process. */
+  private final String identity;
 
-  Leadership(OperatorConfig config) {
+  Leadership(OperatorConfig config, String hostname) {
     this.config = config;
+    this.identity = hostname + "-" + ProcessHandle.current().pid();
   }
 
   /**
@@ -50,7 +53,7 @@ final class Leadership {
               .notCollectingMetricsPerResource().build());
       if (config.leaderElection) {
         var election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(config.leaseName)
-            .withIdentity(Operator.hostname() + "-" + ProcessHandle.current().pid())
+            .withIdentity(identity)
             .withLeaderCallbacks(new LeaderCallbacks(
                 () -> startLeading(client, engine),
                 () -> {

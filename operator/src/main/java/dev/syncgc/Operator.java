@@ -86,7 +86,7 @@ public final class Operator {
         ready::get, engine::watches, engine::workProgress));
     List<AutoCloseable> kindWatches = buildGraph(client, discovery, namespaces, engine);
     ready.set(true);
-    io.javaoperatorsdk.operator.Operator josdk = new Leadership(config).start(client, registry, engine);
+    io.javaoperatorsdk.operator.Operator josdk = new Leadership(config, hostname()).start(client, registry, engine);
     if (josdk == null || !config.leaderElection) {
       engine.startWorkers();
     }
@@ -223,7 +223,7 @@ public final class Operator {
     stop.await();
   }
 
-  static String hostname() {
+  private static String hostname() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (Exception e) {

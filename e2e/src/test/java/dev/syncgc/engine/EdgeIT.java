@@ -13,6 +13,7 @@ import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
+import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
@@ -108,8 +109,8 @@ class EdgeIT {
       return c;
     });
 
-    ApiResult r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
-        Patches.removeOwnerReference(seen, owners.get(removed).getMetadata().getUid()));
+    ApiResult r = new ObjectWrites(api).removeOwnerReference(CONFIG_MAP, seen,
+        owners.get(removed).getMetadata().getUid(), ObjectWrites.UNCHECKED);
 
     assertTrue(r.conflict(), r.code() + " " + r.body());
     assertEquals(List.of(owners.get(kept).getMetadata().getUid()), client.configMaps().inNamespace(ns.name())
@@ -125,7 +126,7 @@ class EdgeIT {
       return c;
     });
 
-    ApiResult r = api.patch(CONFIG_MAP, seen.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(seen, "syncgc.dev/x", Map.of()));
+    ApiResult r = new ObjectWrites(api).addFinalizer(CONFIG_MAP, seen, "syncgc.dev/x", Map.of(), ObjectWrites.UNCHECKED);
 
     assertEquals(409, r.code(), r.body());
     assertEquals(List.of("example.com/other"),

@@ -11,6 +11,7 @@ import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.release.FinalizerRelease;
@@ -119,8 +120,8 @@ class FinalizerReleaseIT {
     });
     KubeApi api = new KubeApi(client, new RateLimiter(1000, 1000), new SyncgcMetrics(new SimpleMeterRegistry()));
 
-    ApiResult r = api.patch(EngineParts.CONFIG_MAP, seen.ref(), KubeApi.JSON_PATCH,
-        KubeApi.removeFinalizerPatch(seen.uid(), seen.finalizers(), Names.FINALIZER));
+    ApiResult r = new ObjectWrites(api).removeFinalizer(EngineParts.CONFIG_MAP, seen.ref(), seen.finalizers(),
+        Names.FINALIZER);
 
     assertTrue(r.conflict(), r.code() + " " + r.body());
     assertEquals(List.of(Names.FINALIZER, OTHER), objects.finalizers(ns.name(), "moved"));

@@ -19,7 +19,6 @@ import dev.syncgc.e2e.support.AdmissionPolicies;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
-import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.metrics.SyncgcMetrics;

@@ -9,9 +9,9 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.SettingsInForce;
-import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.kube.TrackedKind;
@@ -28,6 +28,7 @@ import java.util.function.Supplier;
 final class DependentActions {
   private final DependencyGraph graph;
   private final KubeApi api;
+  private final ObjectWrites writes;
   private final DeletionReporter reporter;
   private final Reflectors reflectors;
   private final ObjectStates states;
@@ -39,6 +40,7 @@ final class DependentActions {
     this.check = check;
     this.graph = graph;
     this.api = api;
+    this.writes = new ObjectWrites(api);
     this.reporter = reporter;
     this.reflectors = reflectors;
   }
@@ -78,8 +80,7 @@ final class DependentActions {
 
   /** @param cascading why the owner's deletion no longer cascades (or this replica no longer leads), or null */
   Next dropReference(ObjectMetadata dependent, ObjectMetadata owner, Supplier<String> cascading) {
-    ApiResult r = api.patch(reflectors.kindOf(dependent.ref()), dependent.ref(), KubeApi.JSON_PATCH,
-        Patches.removeOwnerReference(dependent, owner.uid()), cascading);
+    ApiResult r = writes.removeOwnerReference(reflectors.kindOf(dependent.ref()), dependent, owner.uid(), cascading);
     if (r.ok() || r.gone()) {
       succeeded(dependent.uid());
       reporter.referenceDropped(dependent, owner);
@@ -115,8 +116,7 @@ final class DependentActions {
       // while the owner exists the dependent follows the owner's settings as they are now (an
       // on-timeout Keep included); its grace period is recorded for when the owner is gone
       settings.gracePeriodSeconds().ifPresent(g -> annotations.put(Names.INHERITED_GRACE_PERIOD, g.toString()));
-      ApiResult r = api.patch(kind, d.ref(), KubeApi.MERGE_PATCH, Patches.addFinalizer(d, Names.FINALIZER, annotations),
-          stands);
+      ApiResult r = writes.addFinalizer(kind, d, Names.FINALIZER, annotations, stands);
       if (r.gone()) {
         return Next.DONE;
       }
@@ -128,7 +128,7 @@ final class DependentActions {
     Long grace = settings.gracePeriodSeconds().orElse(null);
     // uid and resourceVersion preconditions: a change since the graph's view (a controller adopting
     // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
-    ApiResult r = api.delete(kind, d.ref(), resourceVersion, grace, "Background", stands);
+    ApiResult r = writes.delete(kind, d.ref(), resourceVersion, grace, "Background", stands);
     if (r.ok() || r.gone()) {
       succeeded(d.uid());
       states.of(d.uid()).deleteSent = true;

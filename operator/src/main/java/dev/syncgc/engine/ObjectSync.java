@@ -16,6 +16,7 @@ import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
@@ -40,7 +41,7 @@ final class ObjectSync {
   private final DeletionPlanner planner;
   private final StepExecutor executor;
   private final FreshnessBarrier barrier;
-  private final KubeApi api;
+  private final ObjectWrites writes;
   private final EventRecorder events;
   private final SyncgcMetrics metrics;
   private final Reflectors reflectors;
@@ -58,7 +59,7 @@ final class ObjectSync {
     this.planner = planner;
     this.executor = executor;
     this.barrier = barrier;
-    this.api = api;
+    this.writes = new ObjectWrites(api);
     this.events = events;
     this.metrics = metrics;
     this.reflectors = reflectors;
@@ -114,7 +115,7 @@ final class ObjectSync {
     if (!ringVerified(steps)) {
       return false; // a ring goes as a unit only once every member's view is verified too
     }
-    return executor.run(object, settings, steps) == StepExecutor.Next.DONE;
+    return executor.run(object, settings, steps) == Next.DONE;
   }
 
   private boolean ringVerified(List<Step> steps) {
@@ -156,11 +157,10 @@ final class ObjectSync {
     propagation.filter(Propagation::needsFinalizer)
         .ifPresent(p -> annotations.put(Names.LAST_VALID_PROPAGATION, p.value()));
     ApiResult r = switch (change) {
-      case ADD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH,
-          Patches.addFinalizer(object, Names.FINALIZER, annotations));
-      case RECORD -> api.patch(kind, object.ref(), KubeApi.MERGE_PATCH, Patches.setAnnotationsAt(object, annotations));
-      default -> api.patch(kind, object.ref(), KubeApi.JSON_PATCH, Patches.removeFinalizerAndAnnotations(
-          object, Names.FINALIZER, List.of(Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD)));
+      case ADD -> writes.addFinalizer(kind, object, Names.FINALIZER, annotations, ObjectWrites.UNCHECKED);
+      case RECORD -> writes.setAnnotationsAt(kind, object, annotations);
+      default -> writes.removeFinalizerAndAnnotations(kind, object, Names.FINALIZER, List.of(
+          Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD));
     };
     if (r.ok() || r.gone()) {
       log.info("{} object={} uid={} propagation={}", switch (change) {

@@ -1,6 +1,5 @@
 package dev.syncgc.engine;
 
-import dev.syncgc.engine.StepExecutor.Next;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;

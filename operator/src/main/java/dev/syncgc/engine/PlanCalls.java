@@ -1,6 +1,5 @@
 package dev.syncgc.engine;
 
-import dev.syncgc.engine.StepExecutor.Next;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

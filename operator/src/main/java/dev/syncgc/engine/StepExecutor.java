@@ -10,6 +10,7 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import java.time.Clock;
@@ -26,10 +27,7 @@ import java.util.function.Supplier;
  * from a fresh view.
  */
 final class StepExecutor {
-  /** What the owner's worker should do after the steps ran. */
-  enum Next { DONE, RETRY }
-
-  private final KubeApi api;
+  private final ObjectWrites writes;
   private final DeletionReporter reporter;
   private final Reflectors reflectors;
   private final WorkQueue queue;
@@ -51,7 +49,7 @@ final class StepExecutor {
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
       WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states,
       Function<ObjectMetadata, SettingsInForce> inForce, Supplier<String> paused) {
-    this.api = api;
+    this.writes = new ObjectWrites(api);
     this.reporter = reporter;
     this.reflectors = reflectors;
     this.queue = queue;
@@ -130,9 +128,8 @@ final class StepExecutor {
   }
 
   private ApiResult start(ObjectMetadata owner, Step.Start s) {
-    ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
-        Patches.setAnnotationsOf(owner, Map.of(Names.DEADLINE, s.deadline().toString(),
-            Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount()))), leading);
+    ApiResult r = writes.setAnnotationsOf(reflectors.kindOf(owner.ref()), owner, Map.of(Names.DEADLINE,
+        s.deadline().toString(), Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount())), leading);
     if (r.ok()) {
       reporter.started(owner, s);
     } else if (!r.gone() && !r.notSent()) {
@@ -143,8 +140,8 @@ final class StepExecutor {
 
   /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
   private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
-    ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.MERGE_PATCH,
-        Patches.setAnnotationsOf(owner, Map.of(Names.TIMED_OUT, clock.instant().toString())), leading);
+    ApiResult r = writes.setAnnotationsOf(reflectors.kindOf(owner.ref()), owner,
+        Map.of(Names.TIMED_OUT, clock.instant().toString()), leading);
     if (r.ok()) {
       reporter.keptAfterTimeout(owner, s.remaining());
       return Next.DONE;
@@ -173,7 +170,7 @@ final class StepExecutor {
           + owner.deletionTimestamp() + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp()));
       return Next.DONE;
     }
-    ApiResult r = api.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan", leading);
+    ApiResult r = writes.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan", leading);
     if (r.gone()) {
       return Next.DONE;
     }
@@ -203,8 +200,8 @@ final class StepExecutor {
   }
 
   private ApiResult removeFinalizer(ObjectMetadata owner) {
-    ApiResult r = api.patch(reflectors.kindOf(owner.ref()), owner.ref(), KubeApi.JSON_PATCH,
-        Patches.removeFinalizer(owner, Names.FINALIZER), leading);
+    ApiResult r = writes.removeFinalizer(reflectors.kindOf(owner.ref()), owner.ref(), owner.finalizers(),
+        Names.FINALIZER, leading);
     if (!r.ok() && !r.gone() && !r.conflict() && !r.notSent()) {
       reporter.failed(owner.ref(), owner.uid(), "removing the syncgc finalizer: " + r.message());
     }

@@ -73,18 +73,6 @@ public final class KubeApi {
     this.requestTimeout = timeout > 0 ? Duration.ofMillis(timeout) : Duration.ofSeconds(60);
   }
 
-  /** A JSON patch removing one finalizer, after testing that the object and the entry are the ones meant. */
-  public static String removeFinalizerPatch(String uid, List<String> finalizers, String finalizer) {
-    int index = finalizers.indexOf(finalizer);
-    if (index < 0) {
-      throw new IllegalArgumentException("no finalizer " + finalizer);
-    }
-    return json(List.of(
-        Map.of("op", "test", "path", "/metadata/uid", "value", uid),
-        Map.of("op", "test", "path", "/metadata/finalizers/" + index, "value", finalizer),
-        Map.of("op", "remove", "path", "/metadata/finalizers/" + index)));
-  }
-
   /**
    * DELETE that only hits the object with this uid, at this resourceVersion: a change since the
    * version the decision was taken on (an owner added, the object recreated) is refused with 409.

@@ -9,6 +9,7 @@ import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
+import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.policy.LoadedPolicies;
 import dev.syncgc.policy.PolicyStore;
@@ -58,11 +59,13 @@ public final class FinalizerRelease {
 
   private final KubernetesClient client;
   private final KubeApi api;
+  private final ObjectWrites writes;
   private final Discovery.Source served;
 
   public FinalizerRelease(KubernetesClient client, KubeApi api) {
     this.client = client;
     this.api = api;
+    this.writes = new ObjectWrites(api);
     this.served = Discovery.sourceOf(client);
   }
 
@@ -144,7 +147,7 @@ public final class FinalizerRelease {
     Handover handover = Handover.of(object, inForce.apply(object));
     String done = handover.describe(object);
     if (handover != Handover.NONE) {
-      ApiResult r = api.delete(kind, ref, 0, null, handover.propagationPolicy());
+      ApiResult r = writes.delete(kind, ref, 0, null, handover.propagationPolicy(), ObjectWrites.UNCHECKED);
       if (r.gone() || r.code() == 409) {
         log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // 409: the uid precondition, another object now
         return Outcome.HANDED_OVER;
@@ -176,8 +179,7 @@ public final class FinalizerRelease {
       if (!finalizers.contains(Names.FINALIZER)) {
         return true;
       }
-      ApiResult r = api.patch(kind, ref, KubeApi.JSON_PATCH,
-          KubeApi.removeFinalizerPatch(ref.uid(), finalizers, Names.FINALIZER));
+      ApiResult r = writes.removeFinalizer(kind, ref, finalizers, Names.FINALIZER);
       if (r.ok() || r.gone()) {
         log.info("{} object={} uid={}", done, ref, ref.uid());
         return true;

@@ -18,7 +18,6 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.Scope;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.SettingsInForce;
-import dev.syncgc.engine.StepExecutor.Next;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
