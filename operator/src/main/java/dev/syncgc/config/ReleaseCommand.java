@@ -3,8 +3,8 @@ package dev.syncgc.config;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
-import dev.syncgc.release.FinalizerRelease;
-import dev.syncgc.release.OperatorStop;
+import dev.syncgc.uninstall.Uninstall;
+import dev.syncgc.uninstall.OperatorStop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -33,13 +33,13 @@ public class ReleaseCommand implements Callable<Integer> {
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
       SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
       KubeApi api = new KubeApi(client, new RateLimiter(parent.qps, parent.burst), metrics);
-      FinalizerRelease release = new FinalizerRelease(client, api);
+      Uninstall uninstall = new Uninstall(client, api);
       if (!deployment.isBlank() && !namespace.isBlank()) {
         OperatorStop.stop(client, namespace, deployment, Duration.ofMinutes(2));
       }
       // every served kind is looked at, whatever the tracked kinds (an earlier configuration's may
       // still carry the finalizer); a kind that cannot be listed fails the release
-      return release.releaseAll().complete() ? 0 : 1;
+      return uninstall.run().complete() ? 0 : 1;
     }
   }
 }

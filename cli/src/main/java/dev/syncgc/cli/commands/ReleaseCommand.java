@@ -9,8 +9,8 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
-import dev.syncgc.release.FinalizerRelease;
-import dev.syncgc.release.OperatorStop;
+import dev.syncgc.uninstall.Uninstall;
+import dev.syncgc.uninstall.OperatorStop;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
@@ -64,7 +64,7 @@ public final class ReleaseCommand implements Callable<Integer> {
       if (!yes && !confirmed()) {
         throw new CliException(ExitCodes.USAGE, "not confirmed; nothing done (pass --yes to run without asking)");
       }
-      FinalizerRelease release = new FinalizerRelease(cluster.client,
+      Uninstall uninstall = new Uninstall(cluster.client,
           new KubeApi(cluster.client, new RateLimiter(qps, (int) Math.max(1, qps * 2)),
               new SyncgcMetrics(new SimpleMeterRegistry())));
       if (operator != null) {
@@ -81,7 +81,7 @@ public final class ReleaseCommand implements Callable<Integer> {
           return null;
         });
       }
-      FinalizerRelease.Summary summary = cluster.call("release", release::releaseAll);
+      Uninstall.Summary summary = cluster.call("release", uninstall::run);
       System.out.println("released " + summary.released() + " object" + (summary.released() == 1 ? "" : "s")
           + ", handed over " + summary.handedOver() + " being deleted"
           + (summary.failed() == 0 ? "" : ", " + summary.failed() + " could not be released"));

@@ -1,4 +1,4 @@
-package dev.syncgc.release;
+package dev.syncgc.uninstall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

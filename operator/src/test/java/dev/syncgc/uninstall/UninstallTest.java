@@ -1,4 +1,4 @@
-package dev.syncgc.release;
+package dev.syncgc.uninstall;
 
 import static dev.syncgc.core.TestObjects.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * What the uninstall release hands an object under deletion to: the propagation in force (SPEC
  * "Which propagation decides", "Coexistence with Kubernetes"), as the operator works it out.
  */
-class FinalizerReleaseTest {
+class UninstallTest {
   private static Handover handover(ObjectMetadata object) {
     return handover(object, Optional.empty());
   }

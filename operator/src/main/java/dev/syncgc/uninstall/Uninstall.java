@@ -1,4 +1,4 @@
-package dev.syncgc.release;
+package dev.syncgc.uninstall;
 
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * {@code Background} to background deletion (the finalizer only goes). One that already carries
  * Kubernetes' {@code orphan} finalizer ({@code kubectl delete --cascade=orphan}) only loses syncgc's.
  */
-public final class FinalizerRelease {
-  private static final Logger log = LoggerFactory.getLogger(FinalizerRelease.class);
+public final class Uninstall {
+  private static final Logger log = LoggerFactory.getLogger(Uninstall.class);
 
   /**
    * Counts, for the closing log line and the tests.
@@ -62,7 +62,7 @@ public final class FinalizerRelease {
   private final ObjectWrites writes;
   private final Discovery.Source served;
 
-  public FinalizerRelease(KubernetesClient client, KubeApi api) {
+  public Uninstall(KubernetesClient client, KubeApi api) {
     this.client = client;
     this.api = api;
     this.writes = new ObjectWrites(api);
@@ -70,7 +70,7 @@ public final class FinalizerRelease {
   }
 
   /** Finds every object carrying the syncgc finalizer, of every listable kind, and releases it. */
-  public Summary releaseAll() {
+  public Summary run() {
     ListableKinds.Found found = ListableKinds.read(served);
     List<String> notListed = new ArrayList<>(found.unreadable());
     MetadataReader reader = new MetadataReader();
@@ -105,10 +105,10 @@ public final class FinalizerRelease {
     int handedOver = 0;
     int failed = 0;
     for (Held h : held.values()) {
-      Outcome outcome = release(h.kind, h.meta, inForce, policies);
-      switch (outcome) {
-        case RELEASED -> released++;
-        case HANDED_OVER -> handedOver++;
+      Left left = release(h.kind, h.meta, inForce, policies);
+      switch (left) {
+        case UNFINALIZED -> released++;
+        case DELETED_WITH_ITS_PROPAGATION -> handedOver++;
         case FAILED -> failed++;
       }
     }
@@ -130,19 +130,24 @@ public final class FinalizerRelease {
 
   private record Held(TrackedKind kind, ObjectMetadata meta) {}
 
-  private enum Outcome { RELEASED, HANDED_OVER, FAILED }
+  /**
+   * What became of one object: its finalizer removed and nothing else (not being deleted, or nothing
+   * telling a propagation), deleted again with its propagation in force before the finalizer went, or
+   * left as it was (logged why).
+   */
+  private enum Left { UNFINALIZED, DELETED_WITH_ITS_PROPAGATION, FAILED }
 
-  private Outcome release(TrackedKind kind, ObjectMetadata object, Function<ObjectMetadata, SettingsInForce> inForce,
+  private Left release(TrackedKind kind, ObjectMetadata object, Function<ObjectMetadata, SettingsInForce> inForce,
       Policies policies) {
     ObjectRef ref = object.ref();
     if (!object.beingDeleted()) {
-      return removeFinalizer(kind, object, "released") ? Outcome.RELEASED : Outcome.FAILED;
+      return removeFinalizer(kind, object, "released") ? Left.UNFINALIZED : Left.FAILED;
     }
     String undecided = policies.undecided(object);
     if (undecided != null) {
       log.warn("could not work out the propagation in force of object={} uid={}: {}; left as it is", ref, ref.uid(),
           undecided);
-      return Outcome.FAILED;
+      return Left.FAILED;
     }
     Handover handover = Handover.of(object, inForce.apply(object));
     String done = handover.describe(object);
@@ -150,14 +155,14 @@ public final class FinalizerRelease {
       ApiResult r = writes.delete(kind, ref, 0, null, handover.propagationPolicy(), ObjectWrites.UNCHECKED);
       if (r.gone() || r.code() == 409) {
         log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // 409: the uid precondition, another object now
-        return Outcome.HANDED_OVER;
+        return Left.DELETED_WITH_ITS_PROPAGATION;
       }
       if (!r.ok()) {
         log.warn("could not hand over object={} uid={} error={}", ref, ref.uid(), r.message());
-        return Outcome.FAILED;
+        return Left.FAILED;
       }
     }
-    return removeFinalizer(kind, object, done) ? Outcome.HANDED_OVER : Outcome.FAILED;
+    return removeFinalizer(kind, object, done) ? Left.DELETED_WITH_ITS_PROPAGATION : Left.FAILED;
   }
 
   /** Removes syncgc's finalizer with a JSON patch that tests the uid and the entry; true when it is gone. */

@@ -14,7 +14,7 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.metrics.SyncgcMetrics;
-import dev.syncgc.release.FinalizerRelease;
+import dev.syncgc.uninstall.Uninstall;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * go first (ReleaseIT: Orphan owners and kinds the operator does not track).
  */
 @ExtendWith(TestNamespace.Extension.class)
-class FinalizerReleaseIT {
+class UninstallIT {
   private static final String KEEP = "example.com/keep";
   private static final String OTHER = "example.com/other";
 
@@ -90,7 +90,7 @@ class FinalizerReleaseIT {
 
     SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
     KubeApi api = new KubeApi(client, new RateLimiter(1000, 1000), metrics);
-    FinalizerRelease.Summary summary = new FinalizerRelease(client, api).releaseAll();
+    Uninstall.Summary summary = new Uninstall(client, api).run();
 
     assertEquals(0, summary.failed(), summary.toString());
     assertEquals(List.of(), summary.notListed(), "the test cluster's admin lists every kind");

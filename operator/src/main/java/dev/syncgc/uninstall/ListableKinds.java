@@ -1,4 +1,4 @@
-package dev.syncgc.release;
+package dev.syncgc.uninstall;
 
 import dev.syncgc.kube.Discovery.Source;
 import dev.syncgc.kube.TrackedKind;

@@ -1,4 +1,4 @@
-package dev.syncgc.release;
+package dev.syncgc.uninstall;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.syncgc.release;
+package dev.syncgc.uninstall;
 
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
