@@ -1,12 +1,17 @@
-package dev.syncgc.kube;
+package dev.syncgc.engine;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.engine.Engine;
-import dev.syncgc.engine.EngineSettings;
+import dev.syncgc.kube.Discovery;
+import dev.syncgc.kube.EventRecorder;
+import dev.syncgc.kube.MetadataReader;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.ScriptedApiServer.Answer;
+import dev.syncgc.kube.ScriptedApiServer;
+import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -27,6 +32,10 @@ import org.junit.jupiter.api.Test;
  * ever); nor may one the list is older than. The engine's graph builder on a scripted API server.
  */
 class RelistTest {
+  /** A watch's ERROR event: the version it watched from is compacted away (410). */
+  private static final String GONE = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+      + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version: 10 (30)\",\"reason\":\"Expired\","
+      + "\"code\":410}}\n";
   private static final TrackedKind V1 = new TrackedKind("example.com", "v1", "Gadget", "gadgets", true);
   private static final TrackedKind V2 = new TrackedKind("example.com", "v2", "Gadget", "gadgets", true);
   private ScriptedApiServer server;
@@ -54,7 +63,7 @@ class RelistTest {
         return new Answer(404, null, "{\"kind\":\"Status\",\"code\":404}");
       }
       if (query.contains("watch=true")) { // a watch that ends at once, or says its version is gone
-        return new Answer(200, null, expire.getAndSet(false) ? ReflectorsTest.GONE : "");
+        return new Answer(200, null, expire.getAndSet(false) ? GONE : "");
       }
       return new Answer(200, null, "{\"apiVersion\":\"example.com/" + version + "\",\"kind\":\"GadgetList\","
           + "\"metadata\":{\"resourceVersion\":\"" + (version.equals("v1") ? 10 : 20) + "\"},\"items\":["

@@ -1,12 +1,15 @@
-package dev.syncgc.kube;
+package dev.syncgc.kube.reflector;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.ScriptedApiServer.Answer;
-import dev.syncgc.kube.reflector.Reflectors;
+import dev.syncgc.kube.ScriptedApiServer;
+import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
