@@ -59,13 +59,15 @@ class EdgeIT {
       return c;
     });
 
-    ApiResult refused = api.delete(CONFIG_MAP, seen.ref(), seen.resourceVersion(), null);
+    ApiResult refused = new ObjectWrites(api).delete(CONFIG_MAP, seen.ref(), seen.resourceVersion(), null,
+        "Background", ObjectWrites.UNCHECKED);
 
     assertEquals(409, refused.code(), refused.body());
     assertTrue(refused.conflict());
     assertNotNull(client.configMaps().inNamespace(ns.name()).withName("adopted").get(), "still there");
     ObjectMetadata fresh = read(client.configMaps().inNamespace(ns.name()).withName("adopted").get());
-    assertTrue(api.delete(CONFIG_MAP, fresh.ref(), fresh.resourceVersion(), null).ok(), "fresh version deletes");
+    assertTrue(new ObjectWrites(api).delete(CONFIG_MAP, fresh.ref(), fresh.resourceVersion(), null, "Background",
+        ObjectWrites.UNCHECKED).ok(), "fresh version deletes");
   }
 
   @Test
@@ -75,7 +77,8 @@ class EdgeIT {
     org.awaitility.Awaitility.await().until(() -> client.configMaps().inNamespace(ns.name()).withName("reborn").get() == null);
     ConfigMap reborn = create(ns.name(), "reborn", null);
 
-    ApiResult refused = api.delete(CONFIG_MAP, old.ref(), 0, null);
+    ApiResult refused = new ObjectWrites(api).delete(CONFIG_MAP, old.ref(), 0, null, "Background",
+        ObjectWrites.UNCHECKED);
 
     assertEquals(409, refused.code(), refused.body());
     assertEquals(reborn.getMetadata().getUid(),

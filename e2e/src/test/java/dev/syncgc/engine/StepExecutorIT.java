@@ -21,6 +21,7 @@ import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -416,7 +417,8 @@ class StepExecutorIT {
       while (deletes() < 40) {
         Thread.onSpinWait();
       }
-      ApiResult r = admin.delete(EngineParts.CONFIG_MAP, owner.ref(), 0, null, "Orphan");
+      ApiResult r = new ObjectWrites(admin).delete(EngineParts.CONFIG_MAP, owner.ref(), 0, null, "Orphan",
+          ObjectWrites.UNCHECKED);
       // the version the watch delivers (kube-controller-manager removes the orphan finalizer soon after)
       objects.graph().upsert(objects.read(client.getKubernetesSerialization().unmarshal(r.body(), ConfigMap.class)));
       atOrphan[0] = deletes();

@@ -17,9 +17,7 @@ import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,11 +28,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The API calls syncgc makes to change objects: DELETE with a uid precondition, and patches.
- * Fabric8's DSL cannot send a uid precondition, so these go through its HTTP client (same
- * authentication, same TLS) with our own DeleteOptions. All calls pass the client-side rate limit
- * (unless it is off), are counted by verb and code, and are sent again on 429 after the server's
- * Retry-After.
+ * The HTTP calls syncgc makes: metadata-only LISTs and watches, GETs, and the DELETEs and patches
+ * that {@link ObjectWrites} builds. Fabric8's DSL cannot send a uid precondition nor ask for
+ * metadata only, so these go through its HTTP client (same authentication, same TLS). All calls
+ * pass the client-side rate limit (unless it is off), carry the request timeout, are counted by
+ * verb and code, and are sent again on 429 after the server's Retry-After.
  */
 public final class KubeApi {
   public static final String JSON_PATCH = "application/json-patch+json";
@@ -74,42 +72,14 @@ public final class KubeApi {
   }
 
   /**
-   * DELETE that only hits the object with this uid, at this resourceVersion: a change since the
-   * version the decision was taken on (an owner added, the object recreated) is refused with 409.
-   * Background propagation for what syncgc does not track.
+   * A DELETE with these DeleteOptions (built by {@link ObjectWrites}, with its preconditions), sent
+   * only if {@code stopped} finds no reason against it just before it goes (after the rate limiter's
+   * wait, and again before a retry after 429); else {@link ApiResult#notSent}.
    */
-  public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds) {
-    return delete(kind, ref, resourceVersion, gracePeriodSeconds, "Background");
-  }
-
-  /** DELETE with a uid precondition (and, unless 0, a resourceVersion one) and the given propagation policy. */
-  public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
-      String propagationPolicy) {
-    return delete(kind, ref, resourceVersion, gracePeriodSeconds, propagationPolicy, ALWAYS);
-  }
-
-  /**
-   * As above, sent only if {@code stopped} finds no reason against it just before it goes (after the
-   * rate limiter's wait, and again before a retry after 429); else {@link ApiResult#notSent}.
-   */
-  public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
-      String propagationPolicy, Supplier<String> stopped) {
-    Map<String, Object> options = new LinkedHashMap<>();
-    options.put("apiVersion", "v1");
-    options.put("kind", "DeleteOptions");
-    Map<String, String> preconditions = new LinkedHashMap<>();
-    preconditions.put("uid", ref.uid());
-    if (resourceVersion > 0) {
-      preconditions.put("resourceVersion", Long.toString(resourceVersion));
-    }
-    options.put("preconditions", preconditions);
-    options.put("propagationPolicy", propagationPolicy);
-    if (gracePeriodSeconds != null) {
-      options.put("gracePeriodSeconds", gracePeriodSeconds);
-    }
+  public ApiResult delete(TrackedKind kind, ObjectRef ref, String deleteOptions, Supplier<String> stopped) {
     return send("delete", http.newHttpRequestBuilder()
         .uri(base + kind.path(ref.namespace(), ref.name()))
-        .method("DELETE", "application/json", json(options)).setHeader("Accept", METADATA_ONLY_OBJECT), stopped);
+        .method("DELETE", "application/json", deleteOptions).setHeader("Accept", METADATA_ONLY_OBJECT), stopped);
   }
 
   public ApiResult patch(TrackedKind kind, ObjectRef ref, String contentType, String patch) {

@@ -34,10 +34,28 @@ public final class ObjectWrites {
     this.api = api;
   }
 
-  /** DELETE of the object with this uid (and, unless 0, at this resourceVersion), with this propagation. */
+  /**
+   * DELETE that only hits the object with this uid, at this resourceVersion (unless 0): a change
+   * since the version the decision was taken on (an owner added, the object recreated) is refused
+   * with 409. {@code propagationPolicy}: Background for a dependent (what syncgc does not track goes
+   * as the built-in collector would), Orphan or Foreground for a hand-over.
+   */
   public ApiResult delete(TrackedKind kind, ObjectRef ref, long resourceVersion, Long gracePeriodSeconds,
       String propagationPolicy, Supplier<String> stopped) {
-    return api.delete(kind, ref, resourceVersion, gracePeriodSeconds, propagationPolicy, stopped);
+    Map<String, Object> options = new LinkedHashMap<>();
+    options.put("apiVersion", "v1");
+    options.put("kind", "DeleteOptions");
+    Map<String, String> preconditions = new LinkedHashMap<>();
+    preconditions.put("uid", ref.uid());
+    if (resourceVersion > 0) {
+      preconditions.put("resourceVersion", Long.toString(resourceVersion));
+    }
+    options.put("preconditions", preconditions);
+    options.put("propagationPolicy", propagationPolicy);
+    if (gracePeriodSeconds != null) {
+      options.put("gracePeriodSeconds", gracePeriodSeconds);
+    }
+    return api.delete(kind, ref, KubeApi.json(options), stopped);
   }
 
   /** Adds a finalizer and annotations, if the object is still at the version it was read at. */

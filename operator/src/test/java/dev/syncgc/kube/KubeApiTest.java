@@ -51,7 +51,7 @@ class KubeApiTest {
     int[] n = {0};
     KubeApi api = api(x -> ++n[0] <= 2 ? new Answer(429, "0", "Too many requests") : new Answer(200, null, "{}"));
 
-    ApiResult r = api.delete(CONFIGMAPS, CM, 7, null);
+    ApiResult r = new ObjectWrites(api).delete(CONFIGMAPS, CM, 7, null, "Background", ObjectWrites.UNCHECKED);
 
     assertTrue(r.ok(), r.message());
     assertEquals(3, seen().size(), "two refused, the third carried out: " + seen());
@@ -75,7 +75,7 @@ class KubeApiTest {
   void otherErrorsAreNotRetried() throws IOException {
     KubeApi api = api(x -> new Answer(409, null, "{\"message\":\"precondition failed\"}"));
 
-    ApiResult r = api.delete(CONFIGMAPS, CM, 7, null);
+    ApiResult r = new ObjectWrites(api).delete(CONFIGMAPS, CM, 7, null, "Background", ObjectWrites.UNCHECKED);
 
     assertTrue(r.conflict());
     assertEquals(1, seen().size());
