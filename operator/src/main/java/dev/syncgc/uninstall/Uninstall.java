@@ -3,7 +3,6 @@ package dev.syncgc.uninstall;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
-import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
@@ -11,13 +10,9 @@ import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.policy.LoadedPolicies;
-import dev.syncgc.policy.PolicyStore;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +93,7 @@ public final class Uninstall {
         }
       }
     }
-    Policies policies = Policies.load(client);
+    PoliciesInForce policies = PoliciesInForce.load(client);
     Function<ObjectMetadata, SettingsInForce> inForce =
         SettingsInForce.resolver(policies.store::settingsOf, uid -> held.containsKey(uid) ? held.get(uid).meta : null);
     int released = 0;
@@ -138,7 +133,7 @@ public final class Uninstall {
   private enum Left { UNFINALIZED, DELETED_WITH_ITS_PROPAGATION, FAILED }
 
   private Left release(TrackedKind kind, ObjectMetadata object, Function<ObjectMetadata, SettingsInForce> inForce,
-      Policies policies) {
+      PoliciesInForce policies) {
     ObjectRef ref = object.ref();
     if (!object.beingDeleted()) {
       return removeFinalizer(kind, object, "released") ? Left.UNFINALIZED : Left.FAILED;
@@ -196,57 +191,5 @@ public final class Uninstall {
     }
     log.warn("could not release object={} uid={}: it kept changing", ref, ref.uid());
     return false;
-  }
-
-  /**
-   * The GarbageCollectionPolicies in force, read once as {@code kubectl syncgc} reads them, and what
-   * could not be read: an object whose propagation a policy may decide is not guessed at then.
-   */
-  static final class Policies {
-    final PolicyStore store;
-    /** Why the policies could not be read; null when they could (or none can exist: no CRD). */
-    private final String unreadable;
-    private final Map<String, String> namespacesUnread = new HashMap<>();
-
-    private Policies(KubernetesClient client) {
-      Map<String, Map<String, String>> labels = new HashMap<>();
-      store = new PolicyStore(ns -> labels.computeIfAbsent(ns, n -> labels(client, n)), List::of, () -> { });
-      LoadedPolicies loaded = LoadedPolicies.load(client); // an invalid policy is used by no one
-      loaded.valid().forEach(store::put);
-      unreadable = loaded.unreadable();
-    }
-
-    static Policies load(KubernetesClient client) {
-      return new Policies(client);
-    }
-
-    private Map<String, String> labels(KubernetesClient client, String namespace) {
-      try {
-        Namespace ns = client.namespaces().withName(namespace).get();
-        return ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
-      } catch (KubernetesClientException e) {
-        namespacesUnread.put(namespace, "the labels of namespace " + namespace + " could not be read (HTTP "
-            + e.getCode() + ")");
-        return Map.of();
-      }
-    }
-
-    /**
-     * Why the propagation in force of the object cannot be worked out (a policy may decide it, and
-     * the policies or its namespace's labels could not be read), or null.
-     */
-    String undecided(ObjectMetadata object) {
-      DeletionSettings own = DeletionSettings.fromAnnotations(object.annotations());
-      boolean ownPropagation = own.propagation().isPresent()
-          && own.invalid().stream().noneMatch(i -> i.annotation().equals(Names.PROPAGATION));
-      if (ownPropagation) {
-        return null;
-      }
-      if (unreadable != null) {
-        return unreadable;
-      }
-      store.settingsOf(object); // reads the namespace's labels if a policy selects by them
-      return object.ref().namespaced() ? namespacesUnread.get(object.ref().namespace()) : null;
-    }
   }
 }
