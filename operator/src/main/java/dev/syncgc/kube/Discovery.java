@@ -10,10 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,33 +30,15 @@ import org.slf4j.LoggerFactory;
 public final class Discovery {
   private static final Logger log = LoggerFactory.getLogger(Discovery.class);
 
-  /** What discovery reads: the API server, or a stand-in in tests. */
-  public interface Source {
-    List<APIGroup> groups();
-
-    /** @throws KubernetesClientException when the group-version cannot be read */
-    APIResourceList resources(String groupVersion);
-
-    /**
-     * Every group, version, resource and verb served, in one answer (aggregated discovery, v1.30+), so
-     * that a kind added to a known group-version is noticed; null where the API server offers none.
-     */
-    default String servedDigest() {
-      return null;
-    }
-  }
-
-  private static final List<String> DELETABLE_VERBS = List.of("list", "watch", "delete");
   private static final Set<String> EVENTS = Set.of("/Event", "events.k8s.io/Event");
 
-  private final Source source;
+  private final DiscoverySource source;
   private final Duration minRefresh;
   private final Clock clock;
   private volatile Map<String, TrackedKind> preferred = Map.of(); // group/kind -> preferred version
   private volatile Map<String, Scope> scopes = Map.of(); // group/kind -> scope
   private volatile List<TrackedKind> deletable = List.of(); // served now with list, watch and delete
-  private Map<String, Set<String>> deletableByGroupVersion = Map.of(); // last good read of each
-  private Map<String, List<TrackedKind>> byGroupVersion = Map.of(); // last good read of each
+  private ServedRead last = ServedRead.NONE; // the last read, each group-version as last read well
   private final Map<String, TrackedKind> learned = new HashMap<>(); // from the CRD watch
   private volatile Instant lastRefresh = Instant.EPOCH;
   private final AtomicBoolean refreshing = new AtomicBoolean();
@@ -68,47 +48,20 @@ public final class Discovery {
     return t;
   });
 
-  /** Filled by one refresh (under this object's lock), then published as {@link #unread}. */
-  private final Set<String> unreadNow = new HashSet<>();
   private volatile List<String> unread = List.of();
   /** What {@link Source#servedDigest} last said at a refresh (null until it said anything). */
   private String lastDigest;
 
   public Discovery(KubernetesClient client, Duration minRefresh, Clock clock) {
-    this(sourceOf(client), minRefresh, clock);
+    this(DiscoverySource.of(client), minRefresh, clock);
   }
 
-  /** The API server's discovery endpoints, through the client. */
-  public static Source sourceOf(KubernetesClient client) {
-    return new Source() {
-      @Override
-      public List<APIGroup> groups() {
-        return client.getApiGroups().getGroups();
-      }
-
-      @Override
-      public APIResourceList resources(String groupVersion) {
-        return client.getApiResources(groupVersion);
-      }
-
-      @Override
-      public String servedDigest() {
-        return AggregatedDiscovery.digest(client);
-      }
-    };
-  }
-
-  Discovery(Source source, Duration minRefresh, Clock clock) {
+  Discovery(DiscoverySource source, Duration minRefresh, Clock clock) {
     this.source = source;
     this.minRefresh = minRefresh;
     this.clock = clock;
   }
 
-  /**
-   * Reads every served group-version. One that cannot be read now (an aggregated API down) keeps
-   * what the last good read said of it: a known kind never turns unknown because of a passing
-   * failure, which would make references to it invalid and owners of it look gone.
-   */
   /**
    * Reads every group-version again only if the API server's list of groups and versions changed
    * since the last refresh (an aggregated API registered or removed, a CRD group created or deleted):
@@ -125,7 +78,7 @@ public final class Discovery {
     }
     String digest = source.servedDigest(); // null: no aggregated discovery, or it failed now: no news
     synchronized (this) {
-      if (served.equals(byGroupVersion.keySet()) && (digest == null || digest.equals(lastDigest))) {
+      if (served.equals(last.byGroupVersion().keySet()) && (digest == null || digest.equals(lastDigest))) {
         return false;
       }
       refresh();
@@ -134,31 +87,17 @@ public final class Discovery {
     return true;
   }
 
+  /** Reads every served group-version ({@link ServedRead}: one that fails keeps what it last said). */
   public synchronized void refresh() {
-    unreadNow.clear();
-    Map<String, List<TrackedKind>> next = new LinkedHashMap<>();
-    Map<String, Set<String>> canDelete = new HashMap<>();
-    List<String> preferredVersions = new ArrayList<>();
-    read("", "v1", next, canDelete);
-    preferredVersions.add("v1");
-    for (APIGroup group : source.groups()) {
-      String preferredVersion = group.getPreferredVersion() == null ? null
-          : group.getPreferredVersion().getVersion();
-      for (GroupVersionForDiscovery gv : group.getVersions()) {
-        read(group.getName(), gv.getVersion(), next, canDelete);
-        if (gv.getVersion().equals(preferredVersion)) {
-          preferredVersions.add(group.getName() + "/" + gv.getVersion());
-        }
-      }
-    }
-    byGroupVersion = next;
-    unread = List.copyOf(new java.util.TreeSet<>(unreadNow));
+    ServedRead read = ServedRead.read(source, last);
+    last = read;
+    unread = read.unread();
     Map<String, TrackedKind> kinds = new HashMap<>();
     Map<String, Scope> scope = new HashMap<>();
-    next.forEach((gv, list) -> {
+    read.byGroupVersion().forEach((gv, list) -> {
       for (TrackedKind k : list) {
         scope.put(k.groupKind(), k.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
-        if (preferredVersions.contains(gv) || !kinds.containsKey(k.groupKind())) {
+        if (read.preferredVersions().contains(gv) || !kinds.containsKey(k.groupKind())) {
           kinds.put(k.groupKind(), k);
         }
       }
@@ -167,8 +106,7 @@ public final class Discovery {
       scope.putIfAbsent(gk, k.namespaced() ? Scope.NAMESPACED : Scope.CLUSTER);
       kinds.putIfAbsent(gk, k);
     });
-    deletableByGroupVersion = canDelete;
-    deletable = servedDeletable(next, preferredVersions, canDelete);
+    deletable = servedDeletable(read);
     preferred = Map.copyOf(kinds);
     scopes = Map.copyOf(scope);
     lastRefresh = clock.instant();
@@ -179,53 +117,18 @@ public final class Discovery {
    * The kinds served now (what the API server's discovery says, not what the CRD watch taught) with
    * list, watch and delete, each at its preferred version.
    */
-  private static List<TrackedKind> servedDeletable(Map<String, List<TrackedKind>> served, List<String> preferredVersions,
-      Map<String, Set<String>> canDelete) {
+  private static List<TrackedKind> servedDeletable(ServedRead read) {
     Map<String, TrackedKind> kinds = new HashMap<>();
-    served.forEach((gv, list) -> {
-      Set<String> can = canDelete.getOrDefault(gv, Set.of());
+    read.byGroupVersion().forEach((gv, list) -> {
+      Set<String> can = read.deletableByGroupVersion().getOrDefault(gv, Set.of());
       for (TrackedKind k : list) {
         if (can.contains(k.groupKind()) && !EVENTS.contains(k.groupKind())
-            && (preferredVersions.contains(gv) || !kinds.containsKey(k.groupKind()))) {
+            && (read.preferredVersions().contains(gv) || !kinds.containsKey(k.groupKind()))) {
           kinds.put(k.groupKind(), k);
         }
       }
     });
     return kinds.values().stream().sorted(java.util.Comparator.comparing(TrackedKind::groupKind)).toList();
-  }
-
-  private void read(String group, String version, Map<String, List<TrackedKind>> into,
-      Map<String, Set<String>> canDelete) {
-    String gv = group.isEmpty() ? version : group + "/" + version;
-    APIResourceList list;
-    try {
-      list = source.resources(gv);
-    } catch (KubernetesClientException e) {
-      List<TrackedKind> before = byGroupVersion.get(gv);
-      log.warn("discovery failed groupVersion={} code={} message={}; keeping the {} kinds known of it", gv,
-          e.getCode(), e.getMessage(), before == null ? 0 : before.size());
-      unreadNow.add(gv);
-      if (before != null) {
-        into.put(gv, before);
-        canDelete.put(gv, deletableByGroupVersion.getOrDefault(gv, Set.of()));
-      }
-      return;
-    }
-    List<TrackedKind> kinds = new ArrayList<>();
-    Set<String> deletableHere = new HashSet<>();
-    if (list != null) {
-      for (APIResource r : list.getResources()) {
-        if (!r.getName().contains("/")) { // not a subresource
-          TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
-          kinds.add(k);
-          if (r.getVerbs() != null && r.getVerbs().containsAll(DELETABLE_VERBS)) {
-            deletableHere.add(k.groupKind());
-          }
-        }
-      }
-    }
-    into.put(gv, List.copyOf(kinds));
-    canDelete.put(gv, Set.copyOf(deletableHere));
   }
 
   /**

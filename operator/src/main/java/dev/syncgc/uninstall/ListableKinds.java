@@ -1,6 +1,6 @@
 package dev.syncgc.uninstall;
 
-import dev.syncgc.kube.Discovery.Source;
+import dev.syncgc.kube.DiscoverySource;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
@@ -28,7 +28,7 @@ final class ListableKinds {
 
   private ListableKinds() {}
 
-  static Found read(Source source) {
+  static Found read(DiscoverySource source) {
     List<TrackedKind> kinds = new ArrayList<>();
     List<String> unreadable = new ArrayList<>();
     Set<String> seen = new HashSet<>(); // group/resource
@@ -50,7 +50,7 @@ final class ListableKinds {
     return new Found(List.copyOf(kinds), List.copyOf(unreadable));
   }
 
-  private static void read(Source source, String group, String version, List<TrackedKind> kinds,
+  private static void read(DiscoverySource source, String group, String version, List<TrackedKind> kinds,
       List<String> unreadable, Set<String> seen) {
     String groupVersion = group.isEmpty() ? version : group + "/" + version;
     APIResourceList list;

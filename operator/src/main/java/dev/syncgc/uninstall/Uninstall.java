@@ -4,7 +4,7 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.SettingsInForce;
-import dev.syncgc.kube.Discovery;
+import dev.syncgc.kube.DiscoverySource;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
@@ -55,13 +55,13 @@ public final class Uninstall {
   private final KubernetesClient client;
   private final KubeApi api;
   private final ObjectWrites writes;
-  private final Discovery.Source served;
+  private final DiscoverySource served;
 
   public Uninstall(KubernetesClient client, KubeApi api) {
     this.client = client;
     this.api = api;
     this.writes = new ObjectWrites(api);
-    this.served = Discovery.sourceOf(client);
+    this.served = DiscoverySource.of(client);
   }
 
   /** Finds every object carrying the syncgc finalizer, of every listable kind, and releases it. */

@@ -22,7 +22,7 @@ class DiscoveryTest {
   private final Set<String> failing = new HashSet<>();
   private final Set<String> served = new HashSet<>(Set.of("example.dev/v1"));
 
-  private final Discovery discovery = new Discovery(new Discovery.Source() {
+  private final Discovery discovery = new Discovery(new DiscoverySource() {
     @Override
     public List<APIGroup> groups() {
       return served.isEmpty() ? List.of() : List.of(new APIGroupBuilder().withName("example.dev")

@@ -30,7 +30,7 @@ class ServedKindsTest {
   /** Group-versions whose discovery fails (an aggregated API whose service is down). */
   private final Set<String> failing = new HashSet<>();
 
-  private final Discovery discovery = new Discovery(new Discovery.Source() {
+  private final Discovery discovery = new Discovery(new DiscoverySource() {
     @Override
     public List<APIGroup> groups() {
       return groups.stream().sorted().map(g -> new APIGroupBuilder().withName(g)

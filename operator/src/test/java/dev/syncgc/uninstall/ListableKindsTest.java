@@ -2,6 +2,7 @@ package dev.syncgc.uninstall;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.syncgc.kube.DiscoverySource;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
@@ -30,8 +31,8 @@ class ServedKindsTest {
     return b.build();
   }
 
-  private static dev.syncgc.kube.Discovery.Source source(List<APIGroup> groups, Map<String, List<APIResource>> resources) {
-    return new dev.syncgc.kube.Discovery.Source() {
+  private static DiscoverySource source(List<APIGroup> groups, Map<String, List<APIResource>> resources) {
+    return new DiscoverySource() {
       @Override
       public List<APIGroup> groups() {
         return groups;
