@@ -52,17 +52,12 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   private final StepExecutor executor;
   private final PauseWatch pauses = new PauseWatch(System::nanoTime, PauseWatch.LIMIT);
   private final ObjectSync sync;
-  private final int workerCount;
-  private final List<Thread> workers = new ArrayList<>();
-  /** For liveness: whether the workers run, and since when ({@link System#nanoTime()}). */
-  private volatile boolean workersRunning;
-  private volatile long workersStartedNanos;
+  private final Workers workers;
 
   private final PolicyStore policies;
-  private static final TestWedge WEDGE = TestWedge.fromEnvironment();
 
-  /** @param namespaceLabels the labels of a namespace, for policies' namespace selectors */
   /**
+   * @param namespaceLabels the labels of a namespace, for policies' namespace selectors
    * @param api the writes (DELETE, PATCH) and lookups of the workers
    * @param reads the watches and LISTs: on a connection of their own (see {@code Operator}), so that the
    *     long-lived watches never take the streams the writes need
@@ -70,7 +65,6 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   public Engine(Discovery discovery, EngineSettings settings, KubeApi api, KubeApi reads,
       EventRecorder events, SyncgcMetrics metrics, Clock clock,
       Function<String, Map<String, String>> namespaceLabels) {
-    this.workerCount = settings.workers();
     this.discovery = discovery;
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));
@@ -79,13 +73,16 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
         this::notChecked, states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
-    this.policies = new PolicyStore(namespaceLabels, graph::snapshot, this::requeueAll);
+    // a policy changed: every object is looked at again
+    this.policies = new PolicyStore(namespaceLabels, graph::snapshot,
+        () -> graph.snapshot().forEach(o -> queue.add(o.uid())));
     Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
     this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
         states, inForce, pauses::paused);
     DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
         policies, clock, states, inForce);
+    this.workers = new Workers(queue, sync::sync, settings.workers());
     metrics.silentWatches(reflectors::silentWatchesRestarted);
     metrics.unreadGroupVersions(() -> discovery.unreadGroupVersions().size());
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
@@ -180,16 +177,9 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   }
 
   /** Starts the workers; call once every kind has listed, so no decision rests on a partial graph. */
-  public synchronized void startWorkers() {
-    workersStartedNanos = System.nanoTime();
-    workersRunning = true;
-    for (int i = 0; i < workerCount; i++) {
-      Thread t = new Thread(this::work, "worker-" + i);
-      t.setDaemon(true);
-      t.start();
-      workers.add(t);
-    }
-    log.info("workers started count={} objects={}", workerCount, graph.size());
+  public void startWorkers() {
+    workers.start();
+    log.info("workers started objects={}", graph.size());
   }
 
   /**
@@ -197,8 +187,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
    * stops leading or shuts down.
    */
   public void stopWorkers() {
-    workersRunning = false;
-    queue.shutdown();
+    workers.stop();
   }
 
   /**
@@ -212,43 +201,9 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     });
   }
 
-  private void work() {
-    while (true) {
-      String uid;
-      try {
-        uid = queue.take();
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (uid == null) {
-        return;
-      }
-      WEDGE.holdWhileSet();
-      try {
-        if (sync.sync(uid)) {
-          queue.resetBackoff(uid);
-        } else {
-          queue.addWithBackoff(uid);
-        }
-      } catch (RuntimeException e) {
-        log.error("sync failed uid={} error={}", uid, e.toString(), e);
-        queue.addWithBackoff(uid);
-      } finally {
-        queue.done(uid);
-      }
-    }
-  }
-
   /** What the policy reconciler changes. */
   public PolicyReconciler.Policies policies() {
     return policies;
-  }
-
-  /** Looks at every object again: the policies changed. */
-  private void requeueAll() {
-    for (ObjectMetadata object : graph.snapshot()) {
-      queue.add(object.uid());
-    }
   }
 
   /** A namespace's labels changed: policies may now decide otherwise for its objects. */
@@ -274,9 +229,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
 
   /** For liveness: the workers' progress through the queue. */
   public Liveness.Work workProgress() {
-    WorkQueue.Progress p = queue.progress();
-    return new Liveness.Work(workersRunning, workersStartedNanos, p.waiting(), p.waitingSinceNanos(),
-        p.lastDoneNanos());
+    return workers.progress();
   }
 
   /** For liveness: the tracked kinds' watches. */
