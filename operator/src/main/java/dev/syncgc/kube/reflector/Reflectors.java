@@ -6,7 +6,6 @@ import dev.syncgc.http.Liveness;
 import dev.syncgc.kube.EventDelay;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.TrackedKind;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,28 +63,10 @@ public final class Reflectors implements AutoCloseable {
   private final Duration silenceLimit;
   private final AtomicLong silentRestarts = new AtomicLong();
   /** Per tracked kind (group/kind): replaced whole when its CRD's storage version changes, dropped on untrack. */
-  private final Map<String, Watched> watched = new ConcurrentHashMap<>();
+  private final Map<String, WatchedKind> watched = new ConcurrentHashMap<>();
   private final EventDelay delay = EventDelay.fromEnvironment(DELAY_ENV, System.getenv(DELAY_ENV));
   private final ExecutorService lists = Executors.newFixedThreadPool(LIST_THREADS, daemon("reflector-list"));
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("reflector-retry"));
-
-  /**
-   * One tracked kind: its reflectors (one per watched namespace, or one for all), how far each has
-   * delivered, its initial list, and whether the API server refuses it. Events of a Watched no longer
-   * in {@link #watched} are dropped.
-   */
-  private static final class Watched {
-    final TrackedKind kind;
-    final List<Reflector> reflectors = new ArrayList<>();
-    /** Per watched namespace ("" for one watch of all): up to which version its events are in the graph. */
-    final Map<String, AtomicLong> delivered = new ConcurrentHashMap<>();
-    final AtomicBoolean refused = new AtomicBoolean();
-    CompletableFuture<Void> synced;
-
-    Watched(TrackedKind kind) {
-      this.kind = kind;
-    }
-  }
 
   /**
    * @param namespaces the namespaces to watch; empty for all
@@ -117,14 +97,14 @@ public final class Reflectors implements AutoCloseable {
 
   /** Starts watching a kind, unless it is watched already; completes once its initial list is in the graph. */
   public synchronized CompletableFuture<Void> track(TrackedKind kind) {
-    Watched existing = watched.get(kind.groupKind());
+    WatchedKind existing = watched.get(kind.groupKind());
     if (existing != null) {
       if (existing.kind.equals(kind)) {
         return existing.synced;
       }
       untrack(existing.kind); // the CRD's storage version changed
     }
-    Watched w = new Watched(kind); // a new kind's versions start from nothing
+    WatchedKind w = new WatchedKind(kind); // a new kind's versions start from nothing
     List<String> scopes = new ArrayList<>();
     if (!kind.namespaced() || namespaces.isEmpty()) {
       scopes.add(null);
@@ -135,8 +115,10 @@ public final class Reflectors implements AutoCloseable {
     for (String namespace : scopes) {
       CompletableFuture<Void> listed = new CompletableFuture<>();
       AtomicLong position = w.delivered.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
-      w.reflectors.add(new Reflector(kind, namespace, api, listener(w, namespace, listed, position), lists, timer,
-          silenceLimit, silentRestarts::incrementAndGet));
+      Reflector.Listener listener = w.listener(namespace, listed, position, sink, delay,
+          current -> watched.get(kind.groupKind()) == current);
+      w.reflectors.add(new Reflector(kind, namespace, api, listener, lists, timer, silenceLimit,
+          silentRestarts::incrementAndGet));
       synced.add(listed.orTimeout(initialListTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
         // e.g. a conversion webhook down: the graph lacks this kind, so the freshness check of every
         // owner that may have such dependents fails and reports it until the list succeeds
@@ -153,65 +135,11 @@ public final class Reflectors implements AutoCloseable {
   }
 
   public synchronized void untrack(TrackedKind kind) {
-    Watched stopped = watched.remove(kind.groupKind());
+    WatchedKind stopped = watched.remove(kind.groupKind());
     if (stopped != null) {
       stopped.reflectors.forEach(Reflector::stop);
       log.info("stopped tracking kind={}", kind);
     }
-  }
-
-  /**
-   * @param w the kind this reflector belongs to: its events are dropped once that is replaced or stopped
-   * @param listed completed once the first list is delivered, or the kind refused
-   * @param position where {@link #deliveredUpTo} reads this reflector's progress
-   */
-  private Reflector.Listener listener(Watched w, String namespace, CompletableFuture<Void> listed,
-      AtomicLong position) {
-    TrackedKind kind = w.kind;
-    return new Reflector.Listener() {
-      @Override
-      public void upserted(ObjectMetadata object) {
-        deliver(w, () -> sink.upserted(kind, object));
-      }
-
-      @Override
-      public void deleted(ObjectMetadata object) {
-        deliver(w, () -> sink.deleted(kind, object));
-      }
-
-      @Override
-      public void listed(long at, Set<String> held) {
-        w.refused.set(false); // a permission granted later works without a restart
-        deliver(w, () -> {
-          sink.relisted(kind, namespace, at, held);
-          position.accumulateAndGet(at, Math::max);
-        });
-        delay.run(kind.kind(), () -> listed.complete(null)); // after the list's objects, also when delayed
-      }
-
-      @Override
-      public void progressed(long resourceVersion) {
-        // through the same (possibly delayed) path as the events: never ahead of what the graph holds
-        deliver(w, () -> position.accumulateAndGet(resourceVersion, Math::max));
-      }
-
-      @Override
-      public void refused(KubernetesClientException e) {
-        if (watched.get(kind.groupKind()) == w && w.refused.compareAndSet(false, true)) {
-          log.error("no permission to list and watch kind={}; its objects are not tracked until it is granted"
-              + " error=\"{}\"", kind, e.getMessage());
-        }
-        listed.complete(null); // start-up does not wait for a kind it may not read
-      }
-    };
-  }
-
-  private void deliver(Watched w, Runnable event) {
-    delay.run(w.kind.kind(), () -> {
-      if (watched.get(w.kind.groupKind()) == w) {
-        event.run();
-      } // else replaced or stopped: the kind's new list (or its CRD's deletion) decides
-    });
   }
 
   /**
@@ -222,7 +150,7 @@ public final class Reflectors implements AutoCloseable {
    * versions of objects of the same kind.
    */
   public long deliveredUpTo(TrackedKind kind, String namespace) {
-    Watched w = watched.get(kind.groupKind());
+    WatchedKind w = watched.get(kind.groupKind());
     boolean oneWatch = !kind.namespaced() || namespaces.isEmpty() || namespace == null;
     AtomicLong position = w == null ? null : w.delivered.get(oneWatch ? "" : namespace);
     return position == null ? 0 : position.get();
@@ -233,7 +161,7 @@ public final class Reflectors implements AutoCloseable {
   }
 
   public TrackedKind kind(String groupKind) {
-    Watched w = watched.get(groupKind);
+    WatchedKind w = watched.get(groupKind);
     return w == null ? null : w.kind;
   }
 
