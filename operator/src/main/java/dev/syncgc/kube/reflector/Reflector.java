@@ -1,6 +1,5 @@
 package dev.syncgc.kube.reflector;
 
-import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.kube.reflector.MetadataDecoder.Bookmark;
@@ -29,39 +28,18 @@ import org.slf4j.LoggerFactory;
  * rejected one or broken it off before its end, a paged LIST and then a watch from its resourceVersion.
  * A watch is resumed from the last version seen (an event's or a bookmark's) whenever it ends, and the
  * kind is listed again when the API server says that version is gone (410). Every failure is retried
- * after a growing pause; nothing here ever gives up.
- *
- * <p>The watch holds no thread: its bytes are framed and decoded on the HTTP client's threads
- * ({@link WatchStream}).
+ * after a growing pause; nothing here ever gives up. The watch holds no thread: its bytes are framed
+ * and decoded on the HTTP client's threads ({@link WatchStream}).
  */
 final class Reflector {
   private static final Logger log = LoggerFactory.getLogger(Reflector.class);
   /** A watch that ends sooner than this without an event counts as a failure, so that it is not a busy loop. */
   private static final Duration SHORTEST_WATCH = Duration.ofSeconds(1);
 
-  /** What the reflector reports, in the order the API server sent it. */
-  interface Listener {
-    void upserted(ObjectMetadata object);
-
-    void deleted(ObjectMetadata object);
-
-    /** A list (paged, or a watch list's initial events) read at {@code at} held exactly {@code held} (uids), all delivered. */
-    void listed(long at, Set<String> held);
-
-    /**
-     * Every event of the watch up to this resourceVersion is delivered: the watch's events come in the
-     * API server's order, so nothing of the kind older than it is missing. Not said during a list.
-     */
-    void progressed(long resourceVersion);
-
-    /** The API server refuses to list or watch the kind (403). */
-    void refused(KubernetesClientException e);
-  }
-
   private final TrackedKind kind;
   private final String namespace;
   private final KubeApi api;
-  private final Listener listener;
+  private final ReflectorListener listener;
   private final Executor lists;
   private final ScheduledExecutorService timer;
   private final Duration silenceLimit;
@@ -81,7 +59,7 @@ final class Reflector {
    *     and started again from the last version seen: its connection was dropped without a close
    * @param silentRestart counts such restarts
    */
-  Reflector(TrackedKind kind, String namespace, KubeApi api, Listener listener, Executor lists,
+  Reflector(TrackedKind kind, String namespace, KubeApi api, ReflectorListener listener, Executor lists,
       ScheduledExecutorService timer, Duration silenceLimit, Runnable silentRestart) {
     this.silenceLimit = silenceLimit;
     this.silentRestart = silentRestart;
@@ -195,7 +173,11 @@ final class Reflector {
     body = response.body();
     watching = true;
     backoff.reset();
-    ScheduledFuture<?> silence = watchForSilence(stream, response.body());
+    ScheduledFuture<?> silence = stream.cancelWhenSilent(timer, silenceLimit, response.body(), silentMillis -> {
+      log.warn("watch silent for {} s kind={} namespace={}; starting it again from resourceVersion={}",
+          silentMillis / 1000, kind, namespace, version);
+      silentRestart.run();
+    });
     response.body().consume();
     response.body().done().whenComplete((v, t) -> {
       watching = false;
@@ -218,24 +200,6 @@ final class Reflector {
         watch(); // the server's timeout: resume from the last version seen
       }
     });
-  }
-
-  /**
-   * The request's timeout covers the answer's headers, not its streamed body: a connection that a load
-   * balancer or NAT dropped without a close would leave the watch waiting for ever. A watch that has
-   * received nothing for {@link #silenceLimit} is cancelled, counted and started again.
-   */
-  private ScheduledFuture<?> watchForSilence(WatchStream stream, AsyncBody body) {
-    long period = Math.max(100, silenceLimit.toMillis() / 4);
-    return timer.scheduleWithFixedDelay(() -> {
-      long silentFor = System.nanoTime() - stream.lastReceived();
-      if (!stopped && silentFor > silenceLimit.toNanos() && stream.silence()) {
-        log.warn("watch silent for {} s kind={} namespace={}; starting it again from resourceVersion={}",
-            TimeUnit.NANOSECONDS.toSeconds(silentFor), kind, namespace, version);
-        silentRestart.run();
-        body.cancel();
-      }
-    }, period, period, TimeUnit.MILLISECONDS);
   }
 
   /** The API server rejected a watch list or broke it off: no list so far; a paged LIST, now and from then on. */

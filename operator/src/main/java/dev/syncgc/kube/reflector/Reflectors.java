@@ -115,7 +115,7 @@ public final class Reflectors implements AutoCloseable {
     for (String namespace : scopes) {
       CompletableFuture<Void> listed = new CompletableFuture<>();
       AtomicLong position = w.delivered.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
-      Reflector.Listener listener = w.listener(namespace, listed, position, sink, delay,
+      ReflectorListener listener = w.listener(namespace, listed, position, sink, delay,
           current -> watched.get(kind.groupKind()) == current);
       w.reflectors.add(new Reflector(kind, namespace, api, listener, lists, timer, silenceLimit,
           silentRestarts::incrementAndGet));

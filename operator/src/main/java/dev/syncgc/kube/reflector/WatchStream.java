@@ -4,9 +4,14 @@ import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.kube.reflector.MetadataDecoder.Event;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 /**
  * The bytes of one watch request as they arrive: framed, decoded and handed over event by event; the
@@ -48,13 +53,25 @@ final class WatchStream implements AsyncBody.Consumer<List<ByteBuffer>> {
     return cut;
   }
 
-  /** {@link System#nanoTime()} when bytes last arrived (or the stream began). */
-  long lastReceived() {
-    return lastReceived;
+  /**
+   * The request's timeout covers the answer's headers, not its streamed body: a connection that a load
+   * balancer or NAT dropped without a close would leave the watch waiting for ever. Once nothing (no
+   * event, no bookmark) has arrived for {@code limit}, the stream is marked {@link #silenced}, told
+   * to {@code onSilence} (how long, in ms) and its body cancelled, once.
+   */
+  ScheduledFuture<?> cancelWhenSilent(ScheduledExecutorService timer, Duration limit, AsyncBody body,
+      LongConsumer onSilence) {
+    long period = Math.max(100, limit.toMillis() / 4);
+    return timer.scheduleWithFixedDelay(() -> {
+      long silentFor = System.nanoTime() - lastReceived;
+      if (!stopped.getAsBoolean() && silentFor > limit.toNanos() && silence()) {
+        onSilence.accept(TimeUnit.NANOSECONDS.toMillis(silentFor));
+        body.cancel();
+      }
+    }, period, period, TimeUnit.MILLISECONDS);
   }
 
-  /** Marks the stream as ended for its silence; true the first time. */
-  synchronized boolean silence() {
+  private synchronized boolean silence() {
     if (silenced) {
       return false;
     }

@@ -43,9 +43,9 @@ final class WatchedKind {
    * @param listed completed once the first list is delivered, or the kind refused
    * @param position where {@link Reflectors#deliveredUpTo} reads this reflector's progress
    */
-  Reflector.Listener listener(String namespace, CompletableFuture<Void> listed, AtomicLong position,
+  ReflectorListener listener(String namespace, CompletableFuture<Void> listed, AtomicLong position,
       Reflectors.ObjectEvents sink, EventDelay delay, Predicate<WatchedKind> current) {
-    return new Reflector.Listener() {
+    return new ReflectorListener() {
       @Override
       public void upserted(ObjectMetadata object) {
         deliver(() -> sink.upserted(kind, object));
