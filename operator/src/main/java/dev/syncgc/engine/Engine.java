@@ -2,6 +2,7 @@ package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.Removal;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.http.Liveness;
@@ -119,7 +120,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
    */
   public void untrack(TrackedKind kind) {
     reflectors.untrack(kind);
-    DependencyGraph.Removal removal = graph.forgetIf(o -> o.ref().group().equals(kind.group())
+    Removal removal = graph.forgetIf(o -> o.ref().group().equals(kind.group())
         && o.ref().kind().equals(kind.kind()));
     forget(removal);
     if (!removal.uids().isEmpty()) {
@@ -135,7 +136,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
    */
   @Override
   public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) {
-    DependencyGraph.Removal removal = graph.removeIf(o -> o.ref().kind().equals(kind.kind())
+    Removal removal = graph.removeIf(o -> o.ref().kind().equals(kind.kind())
         && o.ref().group().equals(kind.group()) && (namespace == null || namespace.equals(o.ref().namespace()))
         && !held.contains(o.uid()) && o.resourceVersion() > 0 && o.resourceVersion() <= at);
     forget(removal);
@@ -146,7 +147,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     }
   }
 
-  private void forget(DependencyGraph.Removal removal) {
+  private void forget(Removal removal) {
     for (String owner : removal.owners()) {
       queue.add(owner);
     }

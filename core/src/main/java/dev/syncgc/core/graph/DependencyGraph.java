@@ -100,14 +100,6 @@ public final class DependencyGraph {
   }
 
   /**
-   * What {@link #removeIf} took out of the graph.
-   *
-   * @param uids the objects removed
-   * @param owners the owners they named: they may be waiting for them
-   */
-  public record Removal(List<String> uids, Set<String> owners) {}
-
-  /**
    * Removes every observed object {@code gone} says is gone from the store (a fresh list no longer
    * holds it, its kind's CRD was deleted), as {@link #remove} does one: the caller must know, not
    * presume, that each is gone. One pass over the graph under its monitor, as {@link #snapshot}.
@@ -173,30 +165,12 @@ public final class DependencyGraph {
   }
 
   private List<ObjectMetadata> dependents(String uid, boolean validOnly) {
-    Node node = nodes.get(uid);
-    if (node == null || node.dependents == null) {
-      return List.of();
-    }
-    List<ObjectMetadata> result = new ArrayList<>(node.dependents.size());
-    for (Node d : node.dependents) {
-      if (!validOnly || rules.followed(d.meta, node)) {
-        result.add(d.meta);
-      }
-    }
-    return result;
+    return rules.dependents(nodes.get(uid), validOnly);
   }
 
+  /** Whether any observed object names this uid as owner through a valid reference. */
   public synchronized boolean hasDependents(String uid) {
-    Node node = nodes.get(uid);
-    if (node == null || node.dependents == null) {
-      return false;
-    }
-    for (Node d : node.dependents) {
-      if (rules.followed(d.meta, node)) {
-        return true;
-      }
-    }
-    return false;
+    return rules.anyFollowed(nodes.get(uid));
   }
 
   /** Whether {@code dependent} names {@code owner} through a valid reference; under the monitor. */

@@ -3,6 +3,8 @@ package dev.syncgc.core.graph;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Which owner references Kubernetes would honour, judged when asked (the kinds as known now, the owner
@@ -15,6 +17,33 @@ final class LinkRules {
   LinkRules(KindInfo kinds, NodeTable nodes) {
     this.kinds = kinds;
     this.nodes = nodes;
+  }
+
+  /** The observed objects naming {@code owner} (null: none known), through a valid reference only or any. */
+  List<ObjectMetadata> dependents(Node owner, boolean validOnly) {
+    if (owner == null || owner.dependents == null) {
+      return List.of();
+    }
+    List<ObjectMetadata> result = new ArrayList<>(owner.dependents.size());
+    for (Node d : owner.dependents) {
+      if (!validOnly || followed(d.meta, owner)) {
+        result.add(d.meta);
+      }
+    }
+    return result;
+  }
+
+  /** Whether any observed object names {@code owner} (null: none known) through a valid reference. */
+  boolean anyFollowed(Node owner) {
+    if (owner == null || owner.dependents == null) {
+      return false;
+    }
+    for (Node d : owner.dependents) {
+      if (followed(d.meta, owner)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code dependent} names {@code owner} through a valid reference. */

@@ -332,7 +332,7 @@ class DependencyGraphTest {
     ObjectMetadata kept = obj("kept").ownedBy("owner").build();
     DependencyGraph g = graphOf(owner, ghost, kept);
 
-    DependencyGraph.Removal removal = g.removeIf(o -> o.uid().equals("ghost"));
+    Removal removal = g.removeIf(o -> o.uid().equals("ghost"));
 
     assertEquals(List.of("ghost"), removal.uids());
     assertEquals(Set.of("owner", "other-owner"), removal.owners(), "the owners it named may wait for it");
@@ -342,7 +342,7 @@ class DependencyGraphTest {
     assertEquals(0, g.virtualSize(), "the owner only the ghost named is gone too");
     g.upsert(ghost);
     assertNull(g.get("ghost"), "a late copy of an object known gone is not taken back");
-    assertEquals(new DependencyGraph.Removal(List.of(), Set.of()), g.removeIf(o -> false));
+    assertEquals(new Removal(List.of(), Set.of()), g.removeIf(o -> false));
   }
 
   /**
@@ -356,7 +356,7 @@ class DependencyGraphTest {
     ObjectMetadata sample = obj("sample").ownedBy("owner").build();
     DependencyGraph g = graphOf(owner, sample);
 
-    DependencyGraph.Removal removal = g.forgetIf(o -> o.uid().equals("sample"));
+    Removal removal = g.forgetIf(o -> o.uid().equals("sample"));
 
     assertEquals(List.of("sample"), removal.uids());
     assertEquals(Set.of("owner"), removal.owners());
