@@ -54,21 +54,27 @@ public final class KubeApi {
   private final RateLimiter limiter;
   private final SyncgcMetrics metrics;
   /**
-   * How long a call waits for its answer: the client's request timeout (Fabric8's default 10 s). The
-   * requests built here bypass Fabric8's DSL, which is what applies it, so it is set on each; an API
-   * server that accepts the connection and never answers must not hold a worker.
+   * How long a call waits for its answer, then gives up and cancels it: longer than the API server's
+   * own limit on a request (kube-apiserver's {@code --request-timeout}, 60 s), so that whatever it
+   * answers, a conversion or admission webhook's failure in its own words included, is read; an API
+   * server that accepts the connection and never answers holds a worker no longer than this.
    */
+  public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(70);
   private final Duration requestTimeout;
 
   public KubeApi(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics) {
+    this(client, limiter, metrics, REQUEST_TIMEOUT);
+  }
+
+  /** @param requestTimeout how long a call waits for its answer ({@link #REQUEST_TIMEOUT}) */
+  public KubeApi(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics, Duration requestTimeout) {
     this.client = client;
     this.http = client.getHttpClient();
     String master = client.getMasterUrl().toString();
     this.base = master.endsWith("/") ? master.substring(0, master.length() - 1) : master;
     this.limiter = limiter;
     this.metrics = metrics;
-    int timeout = client.getConfiguration().getRequestTimeout();
-    this.requestTimeout = timeout > 0 ? Duration.ofMillis(timeout) : Duration.ofSeconds(60);
+    this.requestTimeout = requestTimeout;
   }
 
   /**

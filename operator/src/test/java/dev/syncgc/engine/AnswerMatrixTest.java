@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AnswerMatrixTest {
   private static final TrackedKind WIDGETS = new TrackedKind("example.com", "v1", "Widget", "widgets", true);
-  /** The client's request timeout here; a {@link Reply#TIMEOUT} answers three times as late. */
+  /** KubeApi's request timeout here; a {@link Reply#TIMEOUT} answers three times as late. */
   private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(500);
   private static final String STATUS = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",";
 
@@ -158,9 +158,9 @@ class AnswerMatrixTest {
   @MethodSource("matrix")
   void everyCallReadsEveryAnswerAsSpecMeansIt(Call call, Reply reply) throws Exception {
     AtomicInteger answered = new AtomicInteger();
-    server = new ScriptedApiServer(x -> route(x, call.request, reply, answered, object(call)), REQUEST_TIMEOUT);
+    server = new ScriptedApiServer(x -> route(x, call.request, reply, answered, object(call)));
     SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
-    KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), metrics);
+    KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), metrics, REQUEST_TIMEOUT);
     reflectors = new Reflectors(api, Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
       @Override
       public void upserted(TrackedKind kind, ObjectMetadata object) { }
@@ -227,8 +227,9 @@ class AnswerMatrixTest {
     AtomicInteger answered = new AtomicInteger();
     server = new ScriptedApiServer(x -> route(x, list, reply, answered, "{\"kind\":"
         + "\"PartialObjectMetadataList\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{\"resourceVersion\":\"7\"},"
-        + "\"items\":[]}"), REQUEST_TIMEOUT);
-    KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()));
+        + "\"items\":[]}"));
+    KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()),
+        REQUEST_TIMEOUT);
     FreshnessBarrier barrier = new FreshnessBarrier(api::listMetadata, (kind, namespace) -> 0, Set.of(),
         (uid, version) -> false, (kind, object) -> { }, found -> { }, System::nanoTime, Runnable::run,
         new ObjectStates());

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -41,11 +40,6 @@ public final class ScriptedApiServer implements AutoCloseable {
   public final KubernetesClient client;
 
   public ScriptedApiServer(Function<HttpExchange, Answer> script) {
-    this(script, Duration.ofSeconds(10));
-  }
-
-  /** @param requestTimeout the client's request timeout (Fabric8's default: 10 s) */
-  public ScriptedApiServer(Function<HttpExchange, Answer> script, Duration requestTimeout) {
     try {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     } catch (IOException e) {
@@ -87,7 +81,7 @@ public final class ScriptedApiServer implements AutoCloseable {
     server.start();
     client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
         .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
-        .withRequestRetryBackoffLimit(0).withRequestTimeout((int) requestTimeout.toMillis()).build()).build();
+        .withRequestRetryBackoffLimit(0).build()).build();
   }
 
   /** The requests so far, in order. */
