@@ -59,7 +59,7 @@ final class EngineParts implements AutoCloseable {
       public void deleted(TrackedKind kind, ObjectMetadata object) { }
 
       @Override
-      public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) { }
+      public void listed(TrackedKind kind, String namespace, long at, Set<String> held) { }
     });
     reflectors.track(CONFIG_MAP).get(60, TimeUnit.SECONDS);
     return reflectors;

@@ -135,13 +135,13 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
    * the watch from the list's version will bring its deletion. An opaque resourceVersion says nothing.
    */
   @Override
-  public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) {
+  public void listed(TrackedKind kind, String namespace, long at, Set<String> held) {
     Removal removal = graph.removeIf(o -> o.ref().kind().equals(kind.kind())
         && o.ref().group().equals(kind.group()) && (namespace == null || namespace.equals(o.ref().namespace()))
         && !held.contains(o.uid()) && o.resourceVersion() > 0 && o.resourceVersion() <= at);
     forget(removal);
     if (!removal.uids().isEmpty()) {
-      log.info("relisted kind={} namespace={} at={}: {} objects it no longer holds left the graph uids={}", kind,
+      log.info("listed kind={} namespace={} at={}: {} objects it no longer holds left the graph uids={}", kind,
           namespace, at, removal.uids().size(),
           removal.uids().size() <= 10 ? removal.uids() : removal.uids().subList(0, 10));
     }

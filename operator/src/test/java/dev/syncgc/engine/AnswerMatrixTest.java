@@ -169,7 +169,7 @@ class AnswerMatrixTest {
       public void deleted(TrackedKind kind, ObjectMetadata object) { }
 
       @Override
-      public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) { }
+      public void listed(TrackedKind kind, String namespace, long at, Set<String> held) { }
     });
     reflectors.track(WIDGETS).get(10, TimeUnit.SECONDS);
     calls = new ParallelCalls(2);

@@ -110,7 +110,7 @@ public final class DependencyGraph {
 
   /**
    * Takes every observed object {@code unseen} selects out of the graph without recording it as
-   * deleted: its kind is no longer watched (no longer served, its CRD gone), and should the kind come
+   * deleted: its kind is no longer tracked (no longer served, its CRD gone), and should the kind come
    * back, its objects are listed anew and must be taken in (a deleted one would be ignored for good).
    */
   public synchronized Removal forgetIf(Predicate<ObjectMetadata> unseen) {

@@ -53,7 +53,7 @@ public final class Reflectors implements AutoCloseable {
      * exactly the objects {@code held} (uids), all delivered before this call: what the graph holds of
      * that kind and namespace, not held and not newer than {@code at}, is gone.
      */
-    void relisted(TrackedKind kind, String namespace, long at, Set<String> held);
+    void listed(TrackedKind kind, String namespace, long at, Set<String> held);
   }
 
   private final KubeApi api;
@@ -63,7 +63,7 @@ public final class Reflectors implements AutoCloseable {
   private final Duration silenceLimit;
   private final AtomicLong silentRestarts = new AtomicLong();
   /** Per tracked kind (group/kind): replaced whole when its CRD's storage version changes, dropped on untrack. */
-  private final Map<String, WatchedKind> watched = new ConcurrentHashMap<>();
+  private final Map<String, KindTracking> tracked = new ConcurrentHashMap<>();
   private final EventDelay delay = EventDelay.fromEnvironment(DELAY_ENV, System.getenv(DELAY_ENV));
   private final ExecutorService lists = Executors.newFixedThreadPool(LIST_THREADS, daemon("reflector-list"));
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("reflector-retry"));
@@ -95,16 +95,16 @@ public final class Reflectors implements AutoCloseable {
     return silentRestarts.get();
   }
 
-  /** Starts watching a kind, unless it is watched already; completes once its initial list is in the graph. */
+  /** Starts watching a kind, unless it is tracked already; completes once its initial list is in the graph. */
   public synchronized CompletableFuture<Void> track(TrackedKind kind) {
-    WatchedKind existing = watched.get(kind.groupKind());
+    KindTracking existing = tracked.get(kind.groupKind());
     if (existing != null) {
       if (existing.kind.equals(kind)) {
         return existing.synced;
       }
       untrack(existing.kind); // the CRD's storage version changed
     }
-    WatchedKind w = new WatchedKind(kind); // a new kind's versions start from nothing
+    KindTracking w = new KindTracking(kind); // a new kind's versions start from nothing
     List<String> scopes = new ArrayList<>();
     if (!kind.namespaced() || namespaces.isEmpty()) {
       scopes.add(null);
@@ -116,7 +116,7 @@ public final class Reflectors implements AutoCloseable {
       CompletableFuture<Void> listed = new CompletableFuture<>();
       AtomicLong position = w.delivered.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
       ReflectorListener listener = w.listener(namespace, listed, position, sink, delay,
-          current -> watched.get(kind.groupKind()) == current);
+          current -> tracked.get(kind.groupKind()) == current);
       w.reflectors.add(new Reflector(kind, namespace, api, listener, lists, timer, silenceLimit,
           silentRestarts::incrementAndGet));
       synced.add(listed.orTimeout(initialListTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
@@ -128,14 +128,14 @@ public final class Reflectors implements AutoCloseable {
       }));
     }
     w.synced = CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new));
-    watched.put(kind.groupKind(), w); // before any event: events of other reflectors are dropped
+    tracked.put(kind.groupKind(), w); // before any event: events of other reflectors are dropped
     w.reflectors.forEach(Reflector::start);
     log.info("tracking kind={} namespaced={}", kind, kind.namespaced());
     return w.synced;
   }
 
   public synchronized void untrack(TrackedKind kind) {
-    WatchedKind stopped = watched.remove(kind.groupKind());
+    KindTracking stopped = tracked.remove(kind.groupKind());
     if (stopped != null) {
       stopped.reflectors.forEach(Reflector::stop);
       log.info("stopped tracking kind={}", kind);
@@ -150,18 +150,18 @@ public final class Reflectors implements AutoCloseable {
    * versions of objects of the same kind.
    */
   public long deliveredUpTo(TrackedKind kind, String namespace) {
-    WatchedKind w = watched.get(kind.groupKind());
+    KindTracking w = tracked.get(kind.groupKind());
     boolean oneWatch = !kind.namespaced() || namespaces.isEmpty() || namespace == null;
     AtomicLong position = w == null ? null : w.delivered.get(oneWatch ? "" : namespace);
     return position == null ? 0 : position.get();
   }
 
   public boolean tracks(String groupKind) {
-    return watched.containsKey(groupKind);
+    return tracked.containsKey(groupKind);
   }
 
   public TrackedKind kind(String groupKind) {
-    WatchedKind w = watched.get(groupKind);
+    KindTracking w = tracked.get(groupKind);
     return w == null ? null : w.kind;
   }
 
@@ -179,24 +179,24 @@ public final class Reflectors implements AutoCloseable {
    * so nothing of them is deleted or waited for; they are named when a deletion completes).
    */
   public List<TrackedKind> listableKinds() {
-    return watched.values().stream().filter(w -> !w.refused.get()).map(w -> w.kind).toList();
+    return tracked.values().stream().filter(w -> !w.refused.get()).map(w -> w.kind).toList();
   }
 
   /** Tracked kinds whose list and watch the API server refuses (403), as group/kind. */
   public List<String> refusedKinds() {
-    return watched.values().stream().filter(w -> w.refused.get()).map(w -> w.kind.groupKind()).sorted().toList();
+    return tracked.values().stream().filter(w -> w.refused.get()).map(w -> w.kind.groupKind()).sorted().toList();
   }
 
   /** For liveness: how many reflectors there are, and how many are watching now. */
   public Liveness.Watches watches() {
-    List<Reflector> all = watched.values().stream().flatMap(w -> w.reflectors.stream()).toList();
+    List<Reflector> all = tracked.values().stream().flatMap(w -> w.reflectors.stream()).toList();
     return new Liveness.Watches(all.size(), (int) all.stream().filter(Reflector::watching).count());
   }
 
   @Override
   public synchronized void close() {
-    watched.values().forEach(w -> w.reflectors.forEach(Reflector::stop));
-    watched.clear();
+    tracked.values().forEach(w -> w.reflectors.forEach(Reflector::stop));
+    tracked.clear();
     timer.shutdownNow();
     lists.shutdownNow();
   }

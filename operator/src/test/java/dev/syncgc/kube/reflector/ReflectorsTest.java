@@ -97,7 +97,7 @@ class ReflectorsTest {
           }
 
           @Override
-          public void relisted(TrackedKind kind, String namespace, long at, Set<String> held) {
+          public void listed(TrackedKind kind, String namespace, long at, Set<String> held) {
             seen.add("relisted@" + at + " " + held.stream().sorted().toList());
           }
         }, silenceLimit);

@@ -19,11 +19,11 @@ import org.slf4j.LoggerFactory;
 /**
  * One tracked kind of {@link Reflectors}: its reflectors (one per watched namespace, or one for all),
  * how far each has delivered, its initial list, and whether the API server refuses it. Events of a
- * WatchedKind that is no longer the current one of its kind (replaced when its CRD's storage version
+ * KindTracking that is no longer the current one of its kind (replaced when its CRD's storage version
  * changed, or stopped) are dropped.
  */
-final class WatchedKind {
-  private static final Logger log = LoggerFactory.getLogger(WatchedKind.class);
+final class KindTracking {
+  private static final Logger log = LoggerFactory.getLogger(KindTracking.class);
 
   final TrackedKind kind;
   final List<Reflector> reflectors = new ArrayList<>();
@@ -32,19 +32,19 @@ final class WatchedKind {
   final AtomicBoolean refused = new AtomicBoolean();
   CompletableFuture<Void> synced;
 
-  WatchedKind(TrackedKind kind) {
+  KindTracking(TrackedKind kind) {
     this.kind = kind;
   }
 
   /**
    * What one of its reflectors reports, handed to {@code sink} in order (through the test hook
-   * {@code delay}) while this is the current WatchedKind of its kind ({@code current}).
+   * {@code delay}) while this is the current KindTracking of its kind ({@code current}).
    *
    * @param listed completed once the first list is delivered, or the kind refused
    * @param position where {@link Reflectors#deliveredUpTo} reads this reflector's progress
    */
   ReflectorListener listener(String namespace, CompletableFuture<Void> listed, AtomicLong position,
-      Reflectors.ObjectEvents sink, EventDelay delay, Predicate<WatchedKind> current) {
+      Reflectors.ObjectEvents sink, EventDelay delay, Predicate<KindTracking> current) {
     return new ReflectorListener() {
       @Override
       public void upserted(ObjectMetadata object) {
@@ -60,7 +60,7 @@ final class WatchedKind {
       public void listed(long at, Set<String> held) {
         refused.set(false); // a permission granted later works without a restart
         deliver(() -> {
-          sink.relisted(kind, namespace, at, held);
+          sink.listed(kind, namespace, at, held);
           position.accumulateAndGet(at, Math::max);
         });
         delay.run(kind.kind(), () -> listed.complete(null)); // after the list's objects, also when delayed
@@ -74,7 +74,7 @@ final class WatchedKind {
 
       @Override
       public void refused(KubernetesClientException e) {
-        if (current.test(WatchedKind.this) && refused.compareAndSet(false, true)) {
+        if (current.test(KindTracking.this) && refused.compareAndSet(false, true)) {
           log.error("no permission to list and watch kind={}; its objects are not tracked until it is granted"
               + " error=\"{}\"", kind, e.getMessage());
         }
@@ -83,7 +83,7 @@ final class WatchedKind {
 
       private void deliver(Runnable event) {
         delay.run(kind.kind(), () -> {
-          if (current.test(WatchedKind.this)) {
+          if (current.test(KindTracking.this)) {
             event.run();
           } // else replaced or stopped: the kind's new list (or its CRD's deletion) decides
         });
