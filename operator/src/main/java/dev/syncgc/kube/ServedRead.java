@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One read of every group-version the API server serves, for {@link Discovery}. A group-version that
+ * One read of every group-version the API server serves, the discovery's raw material. A group-version that
  * cannot be read now (an aggregated API down) keeps what the last good read said of it, and is named
  * in {@link #unread}: a known kind never turns unknown because of a passing failure, which would make
  * references to it invalid and owners of it look gone.
