@@ -33,8 +33,8 @@ class NotesTest {
   void policiesThatCouldNotBeReadOrAreInvalidAreSaidNeverDropped() {
     LoadedPolicies unread = new LoadedPolicies(List.of(), Map.of(),
         "GarbageCollectionPolicies could not be listed (forbidden)");
-    LoadedPolicies invalid = new LoadedPolicies(List.of(), Map.of("bad", "spec.onTimeout 'keep' must be Release or Keep"),
-        null);
+    LoadedPolicies invalid = new LoadedPolicies(List.of(),
+        Map.of("bad", "spec.onTimeout 'keep' must be Release or Keep"), null);
 
     assertEquals(List.of("warning: GarbageCollectionPolicies could not be listed (forbidden), so settings are shown"
         + " from annotations alone (the operator reads the policies and may decide otherwise); ask for list rights"

@@ -31,7 +31,8 @@ public final class Setting<T> {
   }
 
   public static final Setting<Propagation> PROPAGATION = new Setting<>(Names.PROPAGATION, "propagation", false,
-      v -> Propagation.parse(v).map(Read::ok).orElseGet(() -> Read.bad("must be one of Synchronous, Orphan, Background")));
+      v -> Propagation.parse(v).map(Read::ok)
+          .orElseGet(() -> Read.bad("must be one of Synchronous, Orphan, Background")));
 
   public static final Setting<Duration> TIMEOUT = new Setting<>(Names.TIMEOUT, "timeout", false, v -> {
     try {

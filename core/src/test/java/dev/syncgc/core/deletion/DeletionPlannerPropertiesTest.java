@@ -72,8 +72,8 @@ class DeletionPlannerPropertiesTest {
   /** The owner's plan with its own timeout and on-timeout (from its annotations). */
   private List<Step> plan(World w, ObjectMetadata owner) {
     DeletionSettings settings = DeletionSettings.fromAnnotations(owner.annotations());
-    return Plans.plan(planner, w.graph(), owner, Propagation.SYNCHRONOUS, settings.timeout(), settings.onTimeout().orElse(OnTimeout.RELEASE),
-        Worlds.NOW, uid -> w.failed().contains(uid) ? "403 forbidden" : null, w.unverified(), Simulation::wave);
+    return Plans.plan(planner, w.graph(), owner, Propagation.SYNCHRONOUS, settings.timeout(),
+        settings.onTimeout().orElse(OnTimeout.RELEASE), Worlds.NOW, uid -> w.failed().contains(uid) ? "403 forbidden" : null, w.unverified(), Simulation::wave);
   }
 
   /**
