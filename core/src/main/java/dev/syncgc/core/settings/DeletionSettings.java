@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -49,8 +50,15 @@ public record DeletionSettings(Map<Setting<?>, Object> values, List<InvalidSetti
     return Optional.ofNullable(value);
   }
 
-  /** The same settings with this one set to {@code value} (absent: unset). */
+  /**
+   * The same settings with this one set to {@code value} (absent: unset); these settings themselves
+   * when that changes nothing (the usual case where the settings in force are worked out for every
+   * object a plan looks at: nothing inherited, the propagation as read).
+   */
   public <T> DeletionSettings with(Setting<T> setting, Optional<T> value) {
+    if (Objects.equals(values.get(setting), value.orElse(null))) {
+      return this;
+    }
     Map<Setting<?>, Object> changed = new HashMap<>(values);
     value.ifPresentOrElse(v -> changed.put(setting, v), () -> changed.remove(setting));
     return new DeletionSettings(changed, invalid);
