@@ -54,11 +54,17 @@ public final class Snapshot {
   public final LoadedPolicies loadedPolicies;
   private final PolicyStore policies;
 
-  private Snapshot(Kinds kinds, ObjectMetadata target, Cluster cluster) {
+  private Snapshot(Kinds kinds, ObjectMetadata target, LoadedPolicies loadedPolicies, PolicyStore policies) {
     this.kinds = kinds;
     this.target = target;
-    this.loadedPolicies = LoadedPolicies.load(cluster.client);
-    this.policies = policies(cluster, loadedPolicies);
+    this.loadedPolicies = loadedPolicies;
+    this.policies = policies;
+  }
+
+  /** A snapshot about {@code target} (null: everything), with the policies as the operator reads them. */
+  private static Snapshot of(Cluster cluster, Kinds kinds, ObjectMetadata target) {
+    LoadedPolicies loaded = LoadedPolicies.load(cluster.client);
+    return new Snapshot(kinds, target, loaded, policies(cluster, loaded));
   }
 
   /** @param kindAndName {@code KIND/NAME}, as kubectl takes it (the commands turn {@code KIND NAME} into it) */
@@ -87,7 +93,7 @@ public final class Snapshot {
    * discovered before: what {@code delete} takes once a second while it watches.
    */
   public static Snapshot around(Cluster cluster, Kinds kinds, TrackedKind kind, GenericKubernetesResource found) {
-    Snapshot s = new Snapshot(kinds, READER.read(kind, found), cluster);
+    Snapshot s = of(cluster, kinds, READER.read(kind, found));
     s.read(cluster, kind.namespaced() ? cluster.namespace : null);
     s.objects.put(s.target.uid(), s.target);
     return s;
@@ -98,7 +104,7 @@ public final class Snapshot {
    * cluster-scoped one (for {@code status}).
    */
   public static Snapshot everything(Cluster cluster, String namespace) {
-    Snapshot s = new Snapshot(new Kinds(cluster), null, cluster);
+    Snapshot s = of(cluster, new Kinds(cluster), null);
     s.read(cluster, namespace);
     return s;
   }
