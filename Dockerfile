@@ -10,14 +10,16 @@ FROM ${BUILD_IMAGE} AS build
 WORKDIR /src
 # every module's pom: Maven reads the whole reactor even when it builds one module
 COPY pom.xml .
+COPY kube/pom.xml kube/
 COPY operator/pom.xml operator/
 COPY cli/pom.xml cli/
 COPY e2e/pom.xml e2e/
 COPY bench/pom.xml bench/
-# the core (small, no dependencies but the JDK) is installed first: go-offline resolves the operator's
-# dependencies from the local repository and cannot take a module of the reactor that is not built
+# the core and the kube edge (syncgc's own modules) are installed first: go-offline resolves the
+# operator's dependencies from the local repository and cannot take a module of the reactor that is not built
 COPY core core
-RUN mvn -B -q -pl core -am install -DskipTests && mvn -B -q -pl operator dependency:go-offline
+COPY kube kube
+RUN mvn -B -q -pl core,kube -am install -DskipTests && mvn -B -q -pl operator dependency:go-offline
 COPY operator/src operator/src
 RUN mvn -B -q -pl operator -am package -DskipTests
 # The modules jdeps finds in the jar and its dependencies, plus jdk.crypto.ec, which jdeps cannot see:

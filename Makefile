@@ -18,7 +18,7 @@ test: ## every test: unit tests, then e2e against KUBECONFIG or the local contro
 	$(MVN) verify
 
 unit-test: ## unit and property tests only (no cluster)
-	$(MVN) -pl core,operator test
+	$(MVN) -pl core,kube,operator,cli test
 
 e2e: jar ## end-to-end tests only
 	$(MVN) -pl e2e verify
@@ -104,9 +104,9 @@ cluster-status: ## what runs
 	e2e/cluster.sh status
 
 crds: ## regenerate crds/ and the chart's copy from the Java classes
-	$(MVN) -q -pl operator process-classes
-	cp operator/target/classes/META-INF/fabric8/*.yml crds/
-	cp operator/target/classes/META-INF/fabric8/*.yml helm/syncgc/crds/
+	$(MVN) -q -pl kube -am process-classes
+	cp kube/target/classes/META-INF/fabric8/*.yml crds/
+	cp kube/target/classes/META-INF/fabric8/*.yml helm/syncgc/crds/
 
 BENCH_ARGS ?=
 BENCH_JAR := bench/target/syncgc-bench.jar

@@ -6,6 +6,7 @@ import dev.syncgc.core.graph.Removal;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.http.Liveness;
+import dev.syncgc.kube.reflector.Watches;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
@@ -14,7 +15,7 @@ import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyStore;
-import dev.syncgc.policy.PolicyReconciler;
+import dev.syncgc.policy.Policies;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -203,7 +204,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   }
 
   /** What the policy reconciler changes. */
-  public PolicyReconciler.Policies policies() {
+  public Policies policies() {
     return policies;
   }
 
@@ -234,7 +235,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   }
 
   /** For liveness: the tracked kinds' watches. */
-  public Liveness.Watches watches() {
+  public Watches watches() {
     return reflectors.watches();
   }
 

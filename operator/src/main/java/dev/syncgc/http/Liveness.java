@@ -1,5 +1,6 @@
 package dev.syncgc.http;
 
+import dev.syncgc.kube.reflector.Watches;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -27,9 +28,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Liveness {
   private static final Logger log = LoggerFactory.getLogger(Liveness.class);
-
-  /** The tracked kinds' watches: how many reflectors there are, and how many are watching now. */
-  public record Watches(int reflectors, int watching) {}
 
   /**
    * The workers' progress, in {@link System#nanoTime()} units.

@@ -11,7 +11,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -26,18 +25,6 @@ import org.slf4j.LoggerFactory;
 public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
   private static final Logger log = LoggerFactory.getLogger(PolicyReconciler.class);
   private static final Duration STATUS_REFRESH = Duration.ofSeconds(10);
-
-  /** What the reconciler needs of the engine. */
-  public interface Policies {
-    void put(Policy policy);
-
-    void remove(String name);
-
-    /** Puts exactly these policies in force, removing every other. */
-    void replaceAll(Collection<Policy> policies);
-
-    long matchedBy(String name);
-  }
 
   private final Policies policies;
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.http.Liveness.Verdict;
-import dev.syncgc.http.Liveness.Watches;
+import dev.syncgc.kube.reflector.Watches;
 import dev.syncgc.http.Liveness.Work;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;

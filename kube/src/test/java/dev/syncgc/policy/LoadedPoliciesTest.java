@@ -56,4 +56,16 @@ class LoadedPoliciesTest {
         + name + "\"},\"spec\":{\"propagation\":\"" + propagation + "\",\"kinds\":[{\"group\":\"apps\","
         + "\"kind\":\"Deployment\"}]}}";
   }
+
+  @Test
+  void onlyTheValidPoliciesOfAListAreLoaded() {
+    LoadedPolicies loaded = LoadedPolicies.translate(List.of(
+        PolicyTranslatorTest.resource("good", s -> s.setPropagation("Orphan")),
+        PolicyTranslatorTest.resource("bad", s -> s.setPropagation("Sideways")),
+        PolicyTranslatorTest.resource("also-good", s -> s.setPropagation("Synchronous"))));
+
+    assertEquals(List.of("good", "also-good"), loaded.valid().stream().map(Policy::name).toList());
+    assertEquals(Map.of("bad", "spec.propagation 'Sideways' must be one of Synchronous, Orphan, Background"),
+        loaded.invalid(), "named with why");
+  }
 }

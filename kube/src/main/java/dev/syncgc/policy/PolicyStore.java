@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * The policies in force and the effective settings of an object: its own annotations, then the
  * winning policy. A change of policies makes every object be looked at again.
  */
-public final class PolicyStore implements PolicyReconciler.Policies {
+public final class PolicyStore implements Policies {
   private final AtomicReference<PolicySet> current = new AtomicReference<>(PolicySet.EMPTY);
   private final Function<String, Map<String, String>> namespaceLabels;
   private final Supplier<List<ObjectMetadata>> objects;

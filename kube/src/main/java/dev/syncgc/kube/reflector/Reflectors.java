@@ -2,7 +2,6 @@ package dev.syncgc.kube.reflector;
 
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
-import dev.syncgc.http.Liveness;
 import dev.syncgc.kube.EventDelay;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.TrackedKind;
@@ -188,9 +187,9 @@ public final class Reflectors implements AutoCloseable {
   }
 
   /** For liveness: how many reflectors there are, and how many are watching now. */
-  public Liveness.Watches watches() {
+  public Watches watches() {
     List<Reflector> all = tracked.values().stream().flatMap(w -> w.reflectors.stream()).toList();
-    return new Liveness.Watches(all.size(), (int) all.stream().filter(Reflector::watching).count());
+    return new Watches(all.size(), (int) all.stream().filter(Reflector::watching).count());
   }
 
   @Override
