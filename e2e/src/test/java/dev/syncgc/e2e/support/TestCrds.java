@@ -5,24 +5,33 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionNamesBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * CRDs of group {@code test.syncgc.dev}, version {@code v1}, used as owners and dependents:
- * {@code Widget} (namespaced) and {@code ClusterWidget} (cluster-scoped), any spec accepted.
+ * {@code Widget} (namespaced) and {@code ClusterWidget} (cluster-scoped), any spec and status
+ * accepted. Both are {@code examples/widget-crd.yaml} (group {@code example.syncgc.dev}, which
+ * {@code make demo} installs) in this group, so that the tests and the demo do not clash.
  */
 public final class TestCrds {
   public static final String GROUP = "test.syncgc.dev";
   public static final String VERSION = "v1";
   public static final String API_VERSION = GROUP + "/" + VERSION;
+  /** The one definition of Widget's schema. */
+  public static final Path WIDGET_CRD_FILE = TestCluster.repoRoot().resolve("examples/widget-crd.yaml");
 
   public static final ResourceDefinitionContext WIDGET = context("Widget", "widgets", true);
   public static final ResourceDefinitionContext CLUSTER_WIDGET =
@@ -68,33 +77,31 @@ public final class TestCrds {
         .withNamespaced(namespaced).build();
   }
 
-  private static CustomResourceDefinition crd(ResourceDefinitionContext context) {
+  /**
+   * The CRD of {@code context}: {@link #WIDGET_CRD_FILE} with its group, names and scope changed; the
+   * schema is the file's.
+   */
+  static CustomResourceDefinition crd(ResourceDefinitionContext context) {
+    CustomResourceDefinition crd;
+    try (InputStream in = Files.newInputStream(WIDGET_CRD_FILE)) {
+      crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + WIDGET_CRD_FILE, e);
+    }
+    List<String> versions = crd.getSpec().getVersions().stream().map(v -> v.getName()).toList();
+    if (!versions.equals(List.of(VERSION))) {
+      throw new IllegalStateException(WIDGET_CRD_FILE + " defines versions " + versions + ", the tests use "
+          + VERSION + " only");
+    }
     String kind = context.getKind();
-    return new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(context.getPlural() + "." + GROUP).endMetadata()
-        .withNewSpec()
-            .withGroup(GROUP)
-            .withScope(context.isNamespaceScoped() ? "Namespaced" : "Cluster")
-            .withNewNames()
-                .withKind(kind).withListKind(kind + "List")
-                .withPlural(context.getPlural()).withSingular(kind.toLowerCase())
-            .endNames()
-            .addNewVersion()
-                .withName(VERSION).withServed(true).withStorage(true)
-                .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder()
-                    .withType("object")
-                    .addToProperties("spec", anyObject())
-                    .addToProperties("status", anyObject())
-                    .build())
-                .endSchema()
-            .endVersion()
-        .endSpec()
-        .build();
-  }
-
-  private static JSONSchemaProps anyObject() {
-    return new JSONSchemaPropsBuilder().withType("object").withXKubernetesPreserveUnknownFields(true)
-        .build();
+    crd.getMetadata().setName(context.getPlural() + "." + GROUP);
+    crd.getSpec().setGroup(GROUP);
+    crd.getSpec().setScope(context.isNamespaceScoped() ? "Namespaced" : "Cluster");
+    crd.getSpec().setNames(new CustomResourceDefinitionNamesBuilder()
+        .withKind(kind).withListKind(kind + "List")
+        .withPlural(context.getPlural()).withSingular(kind.toLowerCase(Locale.ROOT))
+        .build());
+    return crd;
   }
 
   /** Waits until the CRD {@code name} is Established. */
