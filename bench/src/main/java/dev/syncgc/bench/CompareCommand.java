@@ -111,7 +111,7 @@ final class CompareCommand implements Callable<Integer> {
           workloads.stream().map(Workload::name).toList(), contenders.stream().map(Contender::id).toList(),
           repetitions, Machine.load());
 
-      BenchCrd.install(cluster.client);
+      BenchCrd.install(cluster.client, opts.widgetCrd);
       removeStaleNamespaces(cluster);
       Kcm kcm = new Kcm(cluster, opts.logs, opts.qps, opts.burst);
       Contender.Context ctx = new Contender.Context(cluster, syncgc, kcmMetrics.available() ? kcmMetrics : null,

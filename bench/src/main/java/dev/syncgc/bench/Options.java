@@ -13,6 +13,11 @@ final class Options {
       description = "The local control plane's script; `restart-kcm` changes kube-controller-manager's QPS (default: ${DEFAULT-VALUE}).")
   Path clusterScript;
 
+  @Option(names = "--widget-crd", defaultValue = "examples/widget-crd.yaml",
+      description = "The Widget CRD whose schema the benchmark's kind BenchItem (bench.syncgc.dev) takes "
+          + "(default: ${DEFAULT-VALUE}).")
+  Path widgetCrd;
+
   @Option(names = "--docs", defaultValue = "docs/benchmarks.md",
       description = "Markdown report, rewritten from both CSV files (default: ${DEFAULT-VALUE}).")
   Path docs;

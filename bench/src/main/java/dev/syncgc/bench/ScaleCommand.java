@@ -82,7 +82,7 @@ final class ScaleCommand implements Callable<Integer> {
       csv.meta.put("note", opts.note);
       csv.meta.put("operator_heap", opts.operatorHeap);
       csv.meta.put("kcm_qps", Fmt.num(opts.qps) + "/" + opts.burst);
-      BenchCrd.install(cluster.client);
+      BenchCrd.install(cluster.client, opts.widgetCrd);
       if (!reuse) {
         cluster.deleteNamespacesAndWait(RUN, 1800);
       }
