@@ -19,6 +19,7 @@ public final class SyncgcMetrics {
   private final Counter invalidAnnotations;
   private final Counter unseenFound;
   private final Timer duration;
+  private final Timer inUseHold;
 
   public SyncgcMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -33,6 +34,12 @@ public final class SyncgcMetrics {
         .register(registry);
     duration = Timer.builder("syncgc.deletion.duration")
         .description("From the owner's deletion to the release of its finalizer")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(10))
+        .maximumExpectedValue(Duration.ofHours(2))
+        .register(registry);
+    inUseHold = Timer.builder("syncgc.in.use.hold.duration")
+        .description("How long a used object under deletion waited for its users (syncgc.dev/uses)")
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(10))
         .maximumExpectedValue(Duration.ofHours(2))
@@ -60,6 +67,18 @@ public final class SyncgcMetrics {
     Gauge.builder("syncgc.queue.depth", queueDepth)
         .description("Objects waiting for a worker (a growing queue with idle workers means a stuck operator)")
         .register(registry);
+  }
+
+  /** SPEC "In use": the used objects held now, and the age of the oldest hold (0 when none). */
+  public void inUseGauges(Supplier<Number> held, Supplier<Number> oldestAgeSeconds) {
+    Gauge.builder("syncgc.in.use.holds", held)
+        .description("Used objects under deletion that wait for their users (syncgc.dev/uses)").register(registry);
+    TimeGauge.builder("syncgc.in.use.oldest.age", oldestAgeSeconds, TimeUnit.SECONDS)
+        .description("Time the oldest in-use hold has lasted, 0 when there is none").register(registry);
+  }
+
+  public void inUseHeld(Duration held) {
+    inUseHold.record(held);
   }
 
   private Counter finishedCounter(Outcome outcome) {

@@ -75,6 +75,11 @@ public class OperatorConfig {
       description = "Added to the base deadline for each dependent, direct or indirect (default: ${DEFAULT-VALUE}, env SYNCGC_TIMEOUT_PER_DEPENDENT).")
   public Duration timeoutPerDependent;
 
+  @Option(names = "--in-use", negatable = true, defaultValue = "${env:SYNCGC_IN_USE:-true}", fallbackValue = "true",
+      description = "A used object under deletion waits for the objects that name it in syncgc.dev/uses, and"
+          + " users go first in a cascade (SPEC \"In use\"); --no-in-use turns it off (default: ${DEFAULT-VALUE}).")
+  public boolean inUse;
+
   @Option(names = "--waiting-event-interval", converter = DurationConverter.class,
       defaultValue = "${env:SYNCGC_WAITING_EVENT_INTERVAL:-30s}",
       description = "At most one WaitingForDependents Event per owner in this time (default: ${DEFAULT-VALUE}).")
@@ -167,7 +172,7 @@ public class OperatorConfig {
   public EngineSettings engineSettings() {
     Set<String> ns = new LinkedHashSet<>(clean(namespaces));
     return new EngineSettings(workers, ns, defaultTimeout, timeoutPerDependent, waitingEventInterval,
-        recheckInterval, initialListTimeout);
+        recheckInterval, initialListTimeout, inUse);
   }
 
   private static List<String> clean(List<String> values) {

@@ -180,6 +180,43 @@ final class DeletionReporter {
     return recheck;
   }
 
+  /**
+   * SPEC "In use": a used object waits for its users. {@code WaitingForUsers} when the hold begins,
+   * then at most once per interval while it lasts, as {@code WaitingForDependents}.
+   */
+  void waitingForUsers(ObjectMetadata used, Step.WaitForUsers s, boolean begins) {
+    Instant now = clock.instant();
+    ObjectStates.State state = states.of(used.uid());
+    Instant last = state.lastWaitingEvent;
+    if (begins) {
+      log.info("held in use object={} uid={} users=\"{}\"", used.ref(), used.uid(), s.users());
+    }
+    if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
+      state.lastWaitingEvent = now;
+      events.normal(used.ref(), EventReason.WaitingForUsers, s.message());
+    }
+  }
+
+  /** The hold ended: its duration counted; the next waiting Event is not held back by the hold's. */
+  void usersGone(ObjectMetadata used, Duration held) {
+    log.info("no longer in use object={} uid={} heldSeconds={}", used.ref(), used.uid(), held.toSeconds());
+    metrics.inUseHeld(held);
+    states.of(used.uid()).lastWaitingEvent = null;
+  }
+
+  /** Users that use each other, all being deleted: the hold lifted for all of them (once per ring). */
+  void usersRing(ObjectMetadata used, Step.RingOfUsers s) {
+    String path = s.path().stream().map(ObjectRef::toString).collect(Collectors.joining(" -> "));
+    String key = "uses:" + path;
+    if (!states.of(used.uid()).reported.add(key)) {
+      return;
+    }
+    metrics.ringFound();
+    log.warn("usage cycle released object={} uid={} cycle=\"{}\"", used.ref(), used.uid(), path);
+    events.warning(used.ref(), EventReason.DependencyCycle, "Usage cycle " + path + " (each uses the one"
+        + " before, " + Names.USES + ") released as a unit: every member is being deleted");
+  }
+
   private static String describe(List<Blocker> blockers) {
     return blockers.stream().map(Blocker::toString).collect(Collectors.joining(", "));
   }

@@ -42,6 +42,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   private final DependencyGraph graph;
   private final Discovery discovery;
   private final ObjectStates states = new ObjectStates();
+  private final InUseHolds holds = new InUseHolds(System::nanoTime);
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
   private final Reflectors reflectors;
   private final FreshnessBarrier barrier;
@@ -80,15 +81,17 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
         () -> graph.snapshot().forEach(o -> queue.add(o.uid())));
     Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
     this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
-        states, inForce, pauses::paused);
-    DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent());
+        states, inForce, pauses::paused, holds);
+    DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent(),
+        settings.inUse());
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
-        policies, clock, states, inForce);
+        policies, clock, states, inForce, settings.inUse());
     this.workers = new Workers(queue, sync::sync, settings.workers());
     metrics.silentWatches(reflectors::silentWatchesRestarted);
     metrics.unreadGroupVersions(() -> discovery.unreadGroupVersions().size());
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
+    metrics.inUseGauges(holds::count, holds::oldestAgeSeconds);
   }
 
   /**
@@ -153,6 +156,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       queue.add(owner);
     }
     removal.uids().forEach(states::forget); // everything kept about them goes with them
+    removal.uids().forEach(holds::release);
   }
 
   @Override
@@ -161,10 +165,12 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       barrier.deletionSeen(meta);
       executor.deletionSeen(meta.uid());
     }
-    boolean firstSeen = graph.get(meta.uid()) == null;
+    ObjectMetadata before = graph.get(meta.uid());
+    boolean firstSeen = before == null;
     for (String owner : graph.upsert(meta)) {
       queue.add(owner);
     }
+    holds.namedBy(before, meta).forEach(queue::add); // a user changed: what it used may go now
     sync.observed(meta, firstSeen);
     queue.add(meta.uid());
   }
@@ -172,9 +178,12 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   @Override
   public void deleted(TrackedKind kind, ObjectMetadata object) {
     String uid = object.uid();
+    ObjectMetadata before = graph.get(uid);
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
+    holds.namedBy(before, object).forEach(queue::add); // a user went: what it used may go now
+    holds.release(uid);
     states.forget(uid); // everything kept about it goes with it
   }
 

@@ -10,6 +10,7 @@ import java.util.Set;
  * @param waitingEventInterval at most one WaitingForDependents Event per owner per interval
  * @param recheckInterval an owner that waits is looked at again at least this often
  * @param initialListTimeout start-up goes on without a kind whose initial list is not done by then
+ * @param inUse used objects wait for their users, and users go first (SPEC "In use")
  */
 public record EngineSettings(
     int workers,
@@ -18,4 +19,5 @@ public record EngineSettings(
     Duration timeoutPerDependent,
     Duration waitingEventInterval,
     Duration recheckInterval,
-    Duration initialListTimeout) {}
+    Duration initialListTimeout,
+    boolean inUse) {}

@@ -13,6 +13,7 @@ import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.InvalidSetting;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.core.usage.Use;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
@@ -51,10 +52,12 @@ final class ObjectSync {
   private final ObjectStates states;
   private final DeletionsInProgress inProgress;
   private final Function<ObjectMetadata, SettingsInForce> inForce;
+  private final boolean inUse;
 
   ObjectSync(DependencyGraph graph, DeletionPlanner planner, StepExecutor executor, FreshnessBarrier barrier, KubeApi api,
       EventRecorder events, SyncgcMetrics metrics, Reflectors reflectors, Discovery discovery, PolicyStore policies,
-      Clock clock, ObjectStates states, Function<ObjectMetadata, SettingsInForce> inForce) {
+      Clock clock, ObjectStates states, Function<ObjectMetadata, SettingsInForce> inForce, boolean inUse) {
+    this.inUse = inUse;
     this.graph = graph;
     this.planner = planner;
     this.executor = executor;
@@ -90,6 +93,9 @@ final class ObjectSync {
     log.debug("sync object={} uid={} deleting={} finalizers={} annotations={}", object.ref(), uid,
         object.beingDeleted(), object.finalizers(), object.annotations());
     reportInvalid(object, settings.own().invalid());
+    if (inUse && object.annotation(Names.USES) != null) {
+      reportInvalidUses(object);
+    }
     reportInvalidLinks(object, true);
     if (!object.beingDeleted()) {
       return keepFinalizer(object, settings.propagation(), FinalizerChange.decide(object, settings.propagation(),
@@ -108,8 +114,9 @@ final class ObjectSync {
           + " built-in collector", object.ref(), uid);
     }
     boolean deletesDependents = settings.cascades() && !object.hasFinalizer(Names.ORPHAN_FINALIZER);
-    // before anything is deleted or let go: has the graph seen every dependent there is?
-    List<Blocker> unverified = deletesDependents ? barrier.verify(object, reflectors.listableKinds()) : List.of();
+    // before anything is deleted or let go: has the graph seen every dependent (and user) there is?
+    List<Blocker> unverified = deletesDependents || inUse ? barrier.verify(object, reflectors.listableKinds())
+        : List.of();
     List<Step> steps = planner.plan(graph, object, settings, clock.instant(), executor::lastFailure, unverified,
         inForce);
     if (!ringVerified(steps)) {
@@ -185,6 +192,19 @@ final class ObjectSync {
         events.warning(object.ref(), EventReason.InvalidAnnotation, i.message()
             + (i.annotation().equals(Names.PROPAGATION) ? lastValid(object)
             : i.annotation().equals(Names.DELETION_WAVE) ? "" : "; ignored"));
+      }
+    }
+  }
+
+  /** SPEC "In use": an entry of syncgc.dev/uses that names nothing, reported once, protects nothing. */
+  private void reportInvalidUses(ObjectMetadata user) {
+    for (Use use : graph.uses(user)) {
+      if (!use.valid() && states.of(user.uid()).reported.add(Names.USES + "\n" + use.error())) {
+        metrics.invalidAnnotation();
+        log.warn("invalid annotation object={} uid={} annotation={} reason=\"{}\"", user.ref(), user.uid(),
+            Names.USES, use.error());
+        events.warning(user.ref(), EventReason.InvalidAnnotation, Names.USES + ": " + use.error()
+            + "; it protects nothing");
       }
     }
   }

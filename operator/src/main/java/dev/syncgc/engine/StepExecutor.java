@@ -41,6 +41,7 @@ final class StepExecutor {
    * past the limit sends none.
    */
   private final Supplier<String> leading;
+  private final InUseHolds holds;
 
   /**
    * @param inForce any object's settings in force, as the planner is given them
@@ -48,8 +49,9 @@ final class StepExecutor {
    */
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
       WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states,
-      Function<ObjectMetadata, SettingsInForce> inForce, Supplier<String> paused) {
+      Function<ObjectMetadata, SettingsInForce> inForce, Supplier<String> paused, InUseHolds holds) {
     this.writes = new ObjectWrites(api);
+    this.holds = holds;
     this.reporter = reporter;
     this.reflectors = reflectors;
     this.queue = queue;
@@ -79,8 +81,20 @@ final class StepExecutor {
       String why = leading.get();
       return why != null ? why : check.ownerStopped(owner);
     };
+    if (!(steps.get(0) instanceof Step.WaitForUsers)) {
+      Duration held = holds.release(owner.uid());
+      if (held != null) {
+        reporter.usersGone(owner, held); // its own deletion may start now
+      }
+    }
     for (Step step : steps) {
-      if (step instanceof Step.Start start) {
+      if (step instanceof Step.WaitForUsers users) {
+        reporter.waitingForUsers(owner, users, holds.hold(owner));
+        queue.addAfter(owner.uid(), recheckInterval); // looked at again when a user changes, and by then
+        return Next.DONE;
+      } else if (step instanceof Step.RingOfUsers ring) {
+        reporter.usersRing(owner, ring);
+      } else if (step instanceof Step.Start start) {
         deadline = start.deadline();
         batches.deadline(deadline);
         ApiResult r = start(owner, start);

@@ -185,7 +185,8 @@ class AnswerMatrixTest {
         RateLimiter.unlimited(), metrics, Clock.systemUTC(), Duration.ofMinutes(1), "matrix"), metrics,
         Clock.systemUTC(), Duration.ofMinutes(1), List::of, states), reflectors, new WorkQueue(Duration.ofMillis(100),
         Duration.ofSeconds(10)), Clock.systemUTC(), Duration.ofSeconds(30), calls, states,
-        SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), graph::get), () -> null);
+        SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), graph::get), () -> null,
+        new InUseHolds(System::nanoTime));
     List<Step> steps = switch (call) {
       case DELETE_DEPENDENT, LOOK_UP_UNSEEN_OWNER -> List.of(new Step.DeleteDependent(dependent, false));
       case FINALIZE_DEPENDENT -> List.of(new Step.DeleteDependent(dependent, true));

@@ -74,7 +74,7 @@ class RelistTest {
         "relist-test");
     engine = new Engine(new Discovery(server.client, Duration.ofHours(1), Clock.systemUTC()),
         new EngineSettings(1, Set.of(), Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofMinutes(1),
-            Duration.ofSeconds(30), Duration.ofSeconds(5)),
+            Duration.ofSeconds(30), Duration.ofSeconds(5), true),
         new KubeApi(server.client, new RateLimiter(0, 0), metrics), new KubeApi(server.client, new RateLimiter(0, 0), metrics),
         events, metrics, Clock.systemUTC(),
         ns -> Map.of());

@@ -3,6 +3,7 @@ package dev.syncgc.cli.cluster;
 import dev.syncgc.cli.CliException;
 import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.core.graph.KindInfo;
+import dev.syncgc.core.usage.KindNames;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
 import dev.syncgc.kube.Discovery;
@@ -103,34 +104,23 @@ public final class Kinds implements KindInfo {
 
   /**
    * The kind a user names as kubectl accepts it: kind, plural or short name, any case, optionally
-   * {@code .group} (e.g. {@code widgets.test.syncgc.dev}).
+   * {@code .group} (e.g. {@code widgets.test.syncgc.dev}); the operator's rule ({@link KindNames}).
    */
-  public TrackedKind resolve(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    List<TrackedKind> found = new ArrayList<>();
-    for (Served s : served) {
-      TrackedKind k = s.kind();
-      List<String> names = new ArrayList<>(List.of(k.kind().toLowerCase(Locale.ROOT), k.plural()));
-      names.addAll(s.shortNames());
-      for (String candidate : names) {
-        if (n.equals(candidate) || (!k.group().isEmpty() && n.equals(candidate + "." + k.group()))) {
-          found.add(k);
-          break;
-        }
-      }
+  public TrackedKind named(String name) {
+    KindNames.Resolution r = resolve(name);
+    if (r.found()) {
+      return served.stream().map(Served::kind).filter(k -> k.groupKind().equals(r.kind().groupKind()))
+          .findFirst().orElseThrow();
     }
-    if (found.isEmpty()) {
-      throw new CliException(ExitCodes.NOT_FOUND, "the server has no kind \"" + name + "\" (see kubectl api-resources)");
-    }
-    // as kubectl: the core group wins over others of the same name
-    Optional<TrackedKind> core = found.stream().filter(k -> k.group().isEmpty()).findFirst();
-    if (core.isPresent() || found.size() == 1) {
-      return core.orElse(found.get(0));
-    }
-    // never guess between two groups: the object found (or not) would be of the other kind
-    throw new CliException(ExitCodes.USAGE, "kind \"" + name + "\" is served by more than one group: "
-        + found.stream().map(k -> k.plural() + "." + k.group()).collect(java.util.stream.Collectors.joining(", "))
-        + "; name it with its group, e.g. " + n + "." + found.get(0).group());
+    throw new CliException(r.error().startsWith("the server has no kind") ? ExitCodes.NOT_FOUND : ExitCodes.USAGE,
+        r.error());
+  }
+
+  /** As {@link #named}, for the graph: what a user's {@code syncgc.dev/uses} names. */
+  @Override
+  public KindNames.Resolution resolve(String name) {
+    return KindNames.resolve(served.stream().map(s -> new KindNames.NamedKind(s.kind().group(), s.kind().kind(),
+        s.kind().plural(), s.shortNames(), s.kind().namespaced())).toList(), name);
   }
 
   public Optional<TrackedKind> find(String apiVersion, String kind) {

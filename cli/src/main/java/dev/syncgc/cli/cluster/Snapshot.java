@@ -74,7 +74,7 @@ public final class Snapshot {
       throw new CliException(ExitCodes.USAGE, "expected KIND/NAME or KIND NAME (e.g. widget/my-app or widget my-app), got \"" + kindAndName + "\"");
     }
     Kinds kinds = new Kinds(cluster);
-    TrackedKind kind = kinds.resolve(kindAndName.substring(0, slash));
+    TrackedKind kind = kinds.named(kindAndName.substring(0, slash));
     String name = kindAndName.substring(slash + 1);
     String where = kind.namespaced() ? " in namespace " + cluster.namespace : "";
     var resource = kind.namespaced()

@@ -185,7 +185,7 @@ public final class Complete {
     @Override
     public List<String> names(String kind, String namespace) {
       Cluster c = cluster();
-      TrackedKind k = kinds.resolve(kind);
+      TrackedKind k = kinds.named(kind);
       List<String> names = new ArrayList<>();
       new KubeApi(c.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()))
           .listAllMetadata(k, namespace != null ? namespace : c.namespace, o -> names.add(o.getMetadata().getName()));
@@ -197,7 +197,7 @@ public final class Complete {
       List<String> names = new ArrayList<>();
       Cluster c = cluster();
       new KubeApi(c.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()))
-          .listAllMetadata(kinds.resolve("namespaces"), null, o -> names.add(o.getMetadata().getName()));
+          .listAllMetadata(kinds.named("namespaces"), null, o -> names.add(o.getMetadata().getName()));
       return names;
     }
 

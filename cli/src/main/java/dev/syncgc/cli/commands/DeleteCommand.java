@@ -83,7 +83,7 @@ public final class DeleteCommand implements Callable<Integer> {
     }
     try (Cluster cluster = Cluster.connect(options)) {
       Kinds kinds = new Kinds(cluster);
-      TrackedKind kind = kinds.resolve(kindAndName.substring(0, slash));
+      TrackedKind kind = kinds.named(kindAndName.substring(0, slash));
       String name = kindAndName.substring(slash + 1);
       String namespace = kind.namespaced() ? cluster.namespace : null;
       String where = kind.namespaced() ? " in namespace " + namespace : "";

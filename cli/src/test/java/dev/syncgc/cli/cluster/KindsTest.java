@@ -27,7 +27,7 @@ class KindsTest {
   @Test
   void aSnapshotListsTheTrackedKindsAndAUserCanStillNameTheOthers() {
     assertEquals(List.of(WIDGET, GADGET), kinds.tracked());
-    assertEquals(EVENT, kinds.resolve("ev"));
+    assertEquals(EVENT, kinds.named("ev"));
     assertFalse(kinds.tracked(new OwnerLink("u", "v1", "Event", "e")), "an owner of a kind not listed is never absent");
   }
 
@@ -36,10 +36,10 @@ class KindsTest {
     TrackedKind other = new TrackedKind("example.syncgc.dev", "v1", "Widget", "widgets", true);
     Kinds two = new Kinds(List.of(new Kinds.Served(WIDGET, List.of(), true), new Kinds.Served(other, List.of(), true)));
 
-    CliException e = assertThrows(CliException.class, () -> two.resolve("widget"));
+    CliException e = assertThrows(CliException.class, () -> two.named("widget"));
     assertEquals("kind \"widget\" is served by more than one group: widgets.test.syncgc.dev, widgets.example.syncgc.dev;"
         + " name it with its group, e.g. widget.test.syncgc.dev", e.getMessage());
-    assertEquals(WIDGET, two.resolve("widget.test.syncgc.dev"));
+    assertEquals(WIDGET, two.named("widget.test.syncgc.dev"));
   }
 
   @Test

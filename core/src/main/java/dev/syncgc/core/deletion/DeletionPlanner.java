@@ -27,10 +27,17 @@ public final class DeletionPlanner {
 
   private final Duration baseTimeout;
   private final Duration perDependentTimeout;
+  private final boolean inUse;
 
   public DeletionPlanner(Duration baseTimeout, Duration perDependentTimeout) {
+    this(baseTimeout, perDependentTimeout, true);
+  }
+
+  /** @param inUse whether used objects wait for their users (SPEC "In use"; on unless turned off) */
+  public DeletionPlanner(Duration baseTimeout, Duration perDependentTimeout, boolean inUse) {
     this.baseTimeout = baseTimeout;
     this.perDependentTimeout = perDependentTimeout;
+    this.inUse = inUse;
   }
 
   /** The default deadline allowance for a deletion with this many dependents, direct and indirect. */
@@ -63,28 +70,41 @@ public final class DeletionPlanner {
   private List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
       Function<String, String> lastFailure, List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf,
       Predicate<ObjectMetadata> cascades) {
+    List<Step> steps = new ArrayList<>();
+    if (inUse) {
+      // SPEC "In use": while a user is left, nothing of the owner's own deletion starts
+      InUse.Hold hold = InUse.of(graph, owner);
+      if (hold.holds()) {
+        return List.of(new Step.WaitForUsers(hold.users().stream().map(ObjectMetadata::ref).toList()));
+      }
+      if (!hold.ring().isEmpty()) {
+        steps.add(new Step.RingOfUsers(hold.ring())); // users that use each other go as a unit
+      }
+    }
     if (owner.hasFinalizer(Names.ORPHAN_FINALIZER)) {
       // kubectl delete --cascade=orphan, or syncgc's own hand-over: the built-in collector orphans
-      return List.of(new Step.Release(Outcome.ORPHANED, List.of()));
+      steps.add(new Step.Release(Outcome.ORPHANED, List.of()));
+      return steps;
     }
     Propagation propagation = settings.propagationOrBackground();
     if (propagation == Propagation.BACKGROUND) {
       // opted out before the deletion reached syncgc: the built-in collector takes over
-      return List.of(new Step.Release(Outcome.HANDED_OVER, List.of()));
+      steps.add(new Step.Release(Outcome.HANDED_OVER, List.of()));
+      return steps;
     }
     if (propagation == Propagation.ORPHAN) {
       // every dependent survives, of every kind and namespace, seen by syncgc or not
-      return List.of(new Step.HandToOrphaning());
+      steps.add(new Step.HandToOrphaning());
+      return steps;
     }
     List<ObjectMetadata> dependents = graph.dependentsOf(owner.uid());
-    List<Step> steps = new ArrayList<>();
     Instant deadline = deadlineOf(owner);
     if (deadline == null) {
       int count = graph.transitiveDependentCount(owner.uid());
       deadline = now.plus(settings.timeout().orElseGet(() -> defaultTimeout(count)));
       steps.add(new Step.Start(deadline, count));
     }
-    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, steps)
+    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, steps, inUse)
         .plan(dependents, deadline, settings.onTimeout(), unverified);
   }
 

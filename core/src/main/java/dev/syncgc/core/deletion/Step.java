@@ -11,6 +11,31 @@ import java.util.stream.Collectors;
 /** One thing the I/O edge must do for an owner under deletion. */
 public sealed interface Step {
 
+  /**
+   * SPEC "In use": the object is used and must wait for its users, named (at most ten), before
+   * anything of its own deletion starts; no deadline runs. Look again when a user changes or goes.
+   */
+  record WaitForUsers(List<ObjectRef> users) implements Step {
+    public WaitForUsers {
+      users = List.copyOf(users);
+    }
+
+    /** The words of the {@code WaitingForUsers} Event (and of {@code kubectl syncgc why}). */
+    public String message() {
+      int n = users.size();
+      return "Waiting for " + n + " user" + (n == 1 ? "" : "s") + " before its own deletion starts ("
+          + Names.USES + "): " + users.stream().limit(DeletionPlanner.MAX_BLOCKERS_REPORTED).map(ObjectRef::toString)
+          .collect(Collectors.joining(", ")) + (n > DeletionPlanner.MAX_BLOCKERS_REPORTED ? ", ..." : "");
+    }
+  }
+
+  /**
+   * SPEC "In use": the object's users use it back, all being deleted: the hold is lifted for every
+   * one of them at once. {@code path} is a closed path through them (each uses the one before),
+   * the object first and last; reported as a {@code DependencyCycle}.
+   */
+  record RingOfUsers(List<ObjectRef> path) implements Step {}
+
   /** The synchronous deletion begins: record its deadline on the owner. */
   record Start(Instant deadline, int dependentCount) implements Step {}
 

@@ -26,9 +26,11 @@ final class SynchronousPlan {
   private final ToIntFunction<ObjectMetadata> waveOf;
   private final Predicate<ObjectMetadata> cascades;
   private final List<Step> steps;
+  private final boolean inUse;
 
   SynchronousPlan(DependencyGraph graph, ObjectMetadata owner, Instant now, Function<String, String> lastFailure,
-      ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades, List<Step> steps) {
+      ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades, List<Step> steps, boolean inUse) {
+    this.inUse = inUse;
     this.graph = graph;
     this.owner = owner;
     this.now = now;
@@ -84,7 +86,8 @@ final class SynchronousPlan {
     Keepers keepers = new Keepers(graph, waveOf, cascades);
     for (ObjectMetadata d : dependents) {
       if (!d.beingDeleted() && !d.uid().equals(owner.uid()) && lastFailure.apply(d.uid()) == null
-          && keepers.otherKeeper(d, owner.uid()) == Keepers.Keeper.NONE) {
+          && keepers.otherKeeper(d, owner.uid()) == Keepers.Keeper.NONE
+          && !(inUse && InUse.of(graph, d).holds())) { // in use: never deleted while a user is left
         steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
       }
     }
@@ -112,9 +115,12 @@ final class SynchronousPlan {
         toDelete.add(d);
       }
     }
-    int wave = currentWave(waitingFor);
+    // SPEC "In use": a dependent with users left waits; its users go first, whatever their waves
+    UsersFirst order = inUse ? UsersFirst.of(graph, owner, waitingFor, waveOf) : UsersFirst.NONE;
+    ToIntFunction<ObjectMetadata> waveIn = inUse ? order::wave : waveOf;
+    int wave = currentWave(waitingFor, waveIn);
     for (ObjectMetadata d : toDelete) {
-      if (waveOf.applyAsInt(d) == wave) {
+      if (waveIn.applyAsInt(d) == wave && !order.held(d)) {
         boolean finalizeFirst = !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid());
         steps.add(new Step.DeleteDependent(d, finalizeFirst));
         acted = true;
@@ -127,8 +133,8 @@ final class SynchronousPlan {
         return steps;
       }
     }
-    boolean waves = waitingFor.stream().anyMatch(d -> waveOf.applyAsInt(d) != 0);
-    waitingFor.sort(Comparator.comparingInt(waveOf).reversed()); // the wave being deleted named first
+    boolean waves = waitingFor.stream().anyMatch(d -> waveIn.applyAsInt(d) != 0);
+    waitingFor.sort(Comparator.comparingInt(waveIn).reversed()); // the wave being deleted named first
     steps.add(new Step.Wait(Blockers.of(graph, waitingFor, lastFailure), waitingFor.size(), lookAgainBy,
         waves ? OptionalInt.of(wave) : OptionalInt.empty()));
     return steps;
@@ -139,7 +145,7 @@ final class SynchronousPlan {
    * of its own ring already being deleted do not count: they can only go with the owner, so they
    * must not hold back its other dependents.
    */
-  private int currentWave(List<ObjectMetadata> waitingFor) {
+  private int currentWave(List<ObjectMetadata> waitingFor, ToIntFunction<ObjectMetadata> waveOf) {
     List<ObjectMetadata> others = waitingFor.stream().filter(d -> !d.uid().equals(owner.uid())).toList();
     if (others.stream().mapToInt(waveOf).distinct().count() > 1
         && others.stream().anyMatch(ObjectMetadata::beingDeleted)) {

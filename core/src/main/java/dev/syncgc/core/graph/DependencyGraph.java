@@ -2,6 +2,7 @@ package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.usage.Use;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.function.Predicate;
 public final class DependencyGraph {
   private final NodeTable nodes = new NodeTable();
   private final Tombstones tombstones = new Tombstones();
+  private final Usage usage = new Usage();
   private final KindInfo kinds;
   private final LinkRules rules;
   private int observed;
@@ -50,6 +52,7 @@ public final class DependencyGraph {
     if (previous == null) {
       observed++;
     }
+    usage.update(previous, object);
     node.meta = object;
     Set<String> affected = new LinkedHashSet<>();
     List<OwnerLink> now = NodeTable.distinctOwners(object);
@@ -87,6 +90,7 @@ public final class DependencyGraph {
       return Set.of();
     }
     List<OwnerLink> links = NodeTable.distinctOwners(node.meta);
+    usage.update(node.meta, null);
     node.meta = null;
     observed--;
     ownerReferences -= links.size();
@@ -156,16 +160,22 @@ public final class DependencyGraph {
 
   /** Observed objects that name this uid as owner through a valid reference. */
   public synchronized List<ObjectMetadata> dependentsOf(String uid) {
-    return dependents(uid, true);
+    return rules.dependents(nodes.get(uid), true);
   }
 
   /** Observed objects that name this uid as owner, whether or not the reference is valid. */
   public synchronized List<ObjectMetadata> referencing(String uid) {
-    return dependents(uid, false);
+    return rules.dependents(nodes.get(uid), false);
   }
 
-  private List<ObjectMetadata> dependents(String uid, boolean validOnly) {
-    return rules.dependents(nodes.get(uid), validOnly);
+  /** The observed objects that name {@code used} in {@code syncgc.dev/uses} now (SPEC "In use"). */
+  public synchronized List<ObjectMetadata> usersOf(ObjectMetadata used) {
+    return usage.any() ? usage.usersOf(used, kinds, this::get) : List.of();
+  }
+
+  /** What {@code user}'s {@code syncgc.dev/uses} names, resolved with the kinds known now. */
+  public List<Use> uses(ObjectMetadata user) {
+    return Use.of(user, kinds::resolve);
   }
 
   /** Whether any observed object names this uid as owner through a valid reference. */
@@ -208,8 +218,7 @@ public final class DependencyGraph {
     return new DependentCount(this, uid).count(betweenSections);
   }
 
-  /** The node of {@code uid}, or null; the caller holds the monitor. */
-  Node node(String uid) {
+  Node node(String uid) { // the caller holds the monitor
     return nodes.get(uid);
   }
 

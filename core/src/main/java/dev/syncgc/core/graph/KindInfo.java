@@ -2,6 +2,7 @@ package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
+import dev.syncgc.core.usage.KindNames;
 
 /**
  * What is known of an owner reference's kind now. Asked at query time, not when the reference was
@@ -12,4 +13,8 @@ public interface KindInfo {
 
   boolean tracked(OwnerLink link);
 
+  /** The kind a user names in {@code syncgc.dev/uses} ({@link KindNames}), from what is known now. */
+  default KindNames.Resolution resolve(String name) {
+    return new KindNames.Resolution(null, "no kind is known here");
+  }
 }

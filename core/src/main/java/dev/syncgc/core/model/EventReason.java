@@ -7,6 +7,8 @@ package dev.syncgc.core.model;
 public enum EventReason {
   /** On the owner: its synchronous deletion began (with the dependent count). */
   SynchronousDeletionStarted,
+  /** On a used object under deletion: it waits for its users, named (rate-limited); nothing of its deletion started. */
+  WaitingForUsers,
   /** On the owner: what it waits for, naming the blockers (rate-limited). */
   WaitingForDependents,
   /** On the owner: every dependent is gone; released (with the duration). */

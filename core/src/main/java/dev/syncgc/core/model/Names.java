@@ -9,6 +9,11 @@ public final class Names {
   public static final String GRACE_PERIOD = "syncgc.dev/grace-period-seconds";
   /** On a dependent: among its owner's dependents, the highest wave is deleted first. */
   public static final String DELETION_WAVE = "syncgc.dev/deletion-wave";
+  /**
+   * On a user: the objects it uses ({@code KIND[.GROUP]/NAME}, comma-separated); an opted-in used
+   * object under deletion waits for its users (SPEC "In use").
+   */
+  public static final String USES = "syncgc.dev/uses";
   /** On an owner: {@code Release} (default) or {@code Keep} when the deadline passes. */
   public static final String ON_TIMEOUT = "syncgc.dev/on-timeout";
   /** When the running synchronous deletion gives up (RFC 3339); written when it starts. */

@@ -1,0 +1,115 @@
+package dev.syncgc.core.deletion;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.OwnerLink;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+
+/**
+ * SPEC "In use", inside a cascade: a dependent with users left is not deleted yet, and its users go
+ * first, whatever their waves or subtrees. A dependent whose subtree holds a user of another
+ * dependent counts in that one's wave at least (higher waves go first), so the user is never held
+ * back behind what it uses.
+ */
+final class UsersFirst {
+  static final UsersFirst NONE = new UsersFirst(Map.of(), Map.of(), null);
+
+  private final Map<String, List<ObjectMetadata>> held; // dependent uid -> its users
+  private final Map<String, Integer> waves; // the wave each dependent counts in, when raised
+  private final ToIntFunction<ObjectMetadata> waveOf;
+
+  private UsersFirst(Map<String, List<ObjectMetadata>> held, Map<String, Integer> waves,
+      ToIntFunction<ObjectMetadata> waveOf) {
+    this.held = held;
+    this.waves = waves;
+    this.waveOf = waveOf;
+  }
+
+  /** For the dependents an owner waits for (the owner itself among them, if it owns itself). */
+  static UsersFirst of(DependencyGraph graph, ObjectMetadata owner, List<ObjectMetadata> dependents,
+      ToIntFunction<ObjectMetadata> waveOf) {
+    Map<String, List<ObjectMetadata>> held = new HashMap<>();
+    for (ObjectMetadata d : dependents) {
+      if (!d.uid().equals(owner.uid())) {
+        InUse.Hold hold = InUse.of(graph, d);
+        if (hold.holds()) {
+          held.put(d.uid(), hold.users());
+        }
+      }
+    }
+    if (held.isEmpty()) {
+      return new UsersFirst(Map.of(), Map.of(), waveOf);
+    }
+    Map<String, Integer> waves = new HashMap<>();
+    Set<String> uids = new HashSet<>();
+    for (ObjectMetadata d : dependents) {
+      waves.put(d.uid(), waveOf.applyAsInt(d));
+      uids.add(d.uid());
+    }
+    // edges: the dependent a user is (or is below) must go before the dependent it uses
+    List<String[]> before = new ArrayList<>();
+    held.forEach((usedUid, users) -> {
+      for (ObjectMetadata user : users) {
+        for (String root : atOrAbove(graph, user, uids)) {
+          if (!root.equals(usedUid)) {
+            before.add(new String[] {root, usedUid});
+          }
+        }
+      }
+    });
+    for (int round = 0; round <= before.size(); round++) { // raises settle within as many rounds as edges
+      boolean changed = false;
+      for (String[] edge : before) {
+        int need = waves.get(edge[1]);
+        if (waves.get(edge[0]) < need) {
+          waves.put(edge[0], need);
+          changed = true;
+        }
+      }
+      if (!changed) {
+        break;
+      }
+    }
+    return new UsersFirst(held, waves, waveOf);
+  }
+
+  /** Of {@code among}, the user itself and the objects above it (valid references only). */
+  private static Set<String> atOrAbove(DependencyGraph graph, ObjectMetadata user, Set<String> among) {
+    Set<String> found = new HashSet<>();
+    Deque<ObjectMetadata> todo = new ArrayDeque<>(List.of(user));
+    Set<String> seen = new HashSet<>(Set.of(user.uid()));
+    while (!todo.isEmpty()) {
+      ObjectMetadata o = todo.pop();
+      if (among.contains(o.uid())) {
+        found.add(o.uid());
+      }
+      for (OwnerLink link : o.owners()) {
+        ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
+        if (owner != null && seen.add(owner.uid())) {
+          todo.push(owner);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Whether the dependent has users left: it waits, whatever its wave. */
+  boolean held(ObjectMetadata dependent) {
+    return held.containsKey(dependent.uid());
+  }
+
+  /** The wave the dependent counts in: its own, raised to that of what its subtree uses. */
+  int wave(ObjectMetadata dependent) {
+    Integer raised = waves.get(dependent.uid());
+    return raised != null ? raised : waveOf.applyAsInt(dependent);
+  }
+}
