@@ -7,6 +7,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
+import dev.syncgc.core.usage.KindNames;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,7 +63,23 @@ public final class TestObjects {
     public boolean tracked(OwnerLink link) {
       return !link.kind().startsWith("Untracked");
     }
+
+    @Override
+    public KindNames.Resolution resolve(String name) {
+      return KindNames.resolve(NAMED_KINDS, name);
+    }
   };
+
+  /**
+   * The kinds a user may name in {@code syncgc.dev/uses}: Widget and ClusterWidget (example.com),
+   * ConfigMap (core), and a Gadget served by two groups (example.com and other.example.com).
+   */
+  public static final List<KindNames.NamedKind> NAMED_KINDS = List.of(
+      new KindNames.NamedKind("example.com", "Widget", "widgets", List.of("wd"), true),
+      new KindNames.NamedKind("example.com", "ClusterWidget", "clusterwidgets", List.of(), false),
+      new KindNames.NamedKind("", "ConfigMap", "configmaps", List.of("cm"), true),
+      new KindNames.NamedKind("example.com", "Gadget", "gadgets", List.of(), true),
+      new KindNames.NamedKind("other.example.com", "Gadget", "gadgets", List.of(), true));
 
   public static DependencyGraph graph() {
     return new DependencyGraph(KINDS);
@@ -163,6 +180,11 @@ public final class TestObjects {
     public Builder annotate(String key, String value) {
       annotations.put(key, value);
       return this;
+    }
+
+    /** {@code syncgc.dev/uses}: the objects it uses, as a user names them. */
+    public Builder uses(String value) {
+      return annotate(Names.USES, value);
     }
 
     public Builder deadline(Instant deadline) {

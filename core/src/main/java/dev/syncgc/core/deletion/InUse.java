@@ -41,11 +41,19 @@ public final class InUse {
   private InUse() {}
 
   public static Hold of(DependencyGraph graph, ObjectMetadata used) {
+    return of(graph, used, Set.of());
+  }
+
+  /**
+   * @param going objects (uids) that a cascade under way will delete, counted as being deleted
+   *     already: users that use each other inside one cascade go as a unit too
+   */
+  static Hold of(DependencyGraph graph, ObjectMetadata used, Set<String> going) {
     List<ObjectMetadata> users = users(graph, used);
     if (users.isEmpty()) {
       return Hold.NONE;
     }
-    return new Hold(users, ring(graph, used));
+    return new Hold(users, ring(graph, used, going));
   }
 
   /** The users that keep {@code used}: every observed user but itself and those below it. */
@@ -86,13 +94,13 @@ public final class InUse {
    * object that must go before it (its users, transitively) is being deleted and it is among them;
    * otherwise empty: a user that is not being deleted keeps it, and one that can go will.
    */
-  private static List<ObjectRef> ring(DependencyGraph graph, ObjectMetadata used) {
+  private static List<ObjectRef> ring(DependencyGraph graph, ObjectMetadata used, Set<String> going) {
     Map<String, ObjectMetadata> before = new LinkedHashMap<>(); // everything that must go before it
     Map<String, List<String>> usersOf = new LinkedHashMap<>();
     Deque<ObjectMetadata> todo = new ArrayDeque<>(List.of(used));
     while (!todo.isEmpty()) {
       ObjectMetadata o = todo.pop();
-      if (!o.beingDeleted() || before.size() > MAX_RING_SEARCH) {
+      if (!(o.beingDeleted() || going.contains(o.uid())) || before.size() > MAX_RING_SEARCH) {
         return List.of();
       }
       List<String> uids = new ArrayList<>();

@@ -38,9 +38,11 @@ final class UsersFirst {
   static UsersFirst of(DependencyGraph graph, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf) {
     Map<String, List<ObjectMetadata>> held = new HashMap<>();
+    Set<String> going = new HashSet<>();
+    dependents.forEach(d -> going.add(d.uid()));
     for (ObjectMetadata d : dependents) {
       if (!d.uid().equals(owner.uid())) {
-        InUse.Hold hold = InUse.of(graph, d);
+        InUse.Hold hold = InUse.of(graph, d, going);
         if (hold.holds()) {
           held.put(d.uid(), hold.users());
         }

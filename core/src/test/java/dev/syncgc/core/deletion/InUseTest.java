@@ -1,0 +1,187 @@
+package dev.syncgc.core.deletion;
+
+import static dev.syncgc.core.TestObjects.graphOf;
+import static dev.syncgc.core.TestObjects.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.syncgc.core.TestObjects;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.settings.OnTimeout;
+import dev.syncgc.core.settings.Propagation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SPEC "In use": a used object waits for its users before anything of its deletion starts, and
+ * inside a cascade users go first, whatever their waves or subtrees. Each test also plans with the
+ * feature off, so that it fails when the claim is false.
+ */
+class InUseTest {
+  private static final Instant NOW = Instant.parse("2024-01-01T00:10:00Z");
+  private final DeletionPlanner planner = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1));
+  private final DeletionPlanner off = new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1), false);
+
+  private static TestObjects.Builder owner(String uid) {
+    return obj(uid).deleting().syncFinalizer();
+  }
+
+  private static List<Step> plan(DeletionPlanner p, DependencyGraph g, String owner, OnTimeout onTimeout) {
+    return Plans.plan(p, g, g.get(owner), Propagation.SYNCHRONOUS, Optional.of(Duration.ofMinutes(5)), onTimeout, NOW,
+        uid -> null, List.of(), Simulation::wave);
+  }
+
+  private List<Step> plan(DependencyGraph g, String owner) {
+    return plan(planner, g, owner, OnTimeout.RELEASE);
+  }
+
+  private static Set<String> deleted(List<Step> steps) {
+    return steps.stream().filter(s -> s instanceof Step.DeleteDependent)
+        .map(s -> ((Step.DeleteDependent) s).dependent().uid()).collect(Collectors.toSet());
+  }
+
+  @Test
+  void aUsedObjectWaitsForItsUsersWithNothingOfItsDeletionStarted() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("child").ownedBy("x").build(),
+        obj("y").kind("v1", "ConfigMap").uses("widget/x").build());
+
+    List<Step> steps = plan(g, "x");
+
+    Step.WaitForUsers wait = assertInstanceOf(Step.WaitForUsers.class, steps.get(0));
+    assertEquals(List.of("y"), wait.users().stream().map(ObjectRef::uid).toList());
+    assertEquals(1, steps.size(), "no Start (no deadline), no dependent deleted: " + steps);
+    assertTrue(wait.message().contains("ConfigMap/default/y"), wait.message());
+    assertInstanceOf(Step.Start.class, plan(off, g, "x", OnTimeout.RELEASE).get(0), "off: it starts at once");
+  }
+
+  @Test
+  void aUserBeingDeletedStillHoldsAndOnceGoneTheDeletionStarts() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").deleting().finalizers("other").uses("widget/x").build());
+    assertInstanceOf(Step.WaitForUsers.class, plan(g, "x").get(0));
+
+    g.remove("y");
+    assertInstanceOf(Step.Start.class, plan(g, "x").get(0));
+  }
+
+  @Test
+  void aUserThatNoLongerNamesTheObjectNoLongerHoldsIt() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").uses("widget/x").build());
+    assertInstanceOf(Step.WaitForUsers.class, plan(g, "x").get(0));
+
+    g.upsert(obj("y").rv(2).uses("widget/other").build());
+    assertInstanceOf(Step.Start.class, plan(g, "x").get(0));
+  }
+
+  @Test
+  void anOrphanOwnerInUseWaitsBeforeItsDependentsAreOrphanedToo() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").uses("widget/x").build());
+    List<Step> steps = Plans.plan(planner, g, g.get("x"), Propagation.ORPHAN, Optional.empty(), NOW, uid -> null,
+        List.of());
+    assertEquals(List.of(Step.WaitForUsers.class), steps.stream().map(Object::getClass).toList());
+  }
+
+  @Test
+  void itsOwnDependentsAndItselfDoNotHoldIt() {
+    DependencyGraph g = graphOf(owner("x").uses("widget/x").build(), obj("child").ownedBy("x").uses("widget/x").build(),
+        obj("grandchild").ownedBy("child").uses("widget/x").build());
+    assertInstanceOf(Step.Start.class, plan(g, "x").get(0), "they go before it anyway: its own cascade deletes them");
+  }
+
+  @Test
+  void usersThatUseEachOtherAllBeingDeletedGoAsAUnit() {
+    DependencyGraph g = graphOf(owner("x").uses("widget/y").build(), owner("y").uses("widget/x").build());
+
+    List<Step> steps = plan(g, "x");
+
+    Step.RingOfUsers ring = assertInstanceOf(Step.RingOfUsers.class, steps.get(0));
+    assertEquals(List.of("x", "y", "x"), ring.path().stream().map(ObjectRef::uid).toList());
+    assertInstanceOf(Step.Start.class, steps.get(1));
+  }
+
+  @Test
+  void usersThatUseEachOtherInsideOneCascadeGoAsAUnit() {
+    DependencyGraph g = graphOf(owner("o").deadline(NOW.plusSeconds(300)).build(),
+        obj("x").ownedBy("o").uses("widget/y").build(), obj("y").ownedBy("o").uses("widget/x").build());
+    assertEquals(Set.of("x", "y"), deleted(plan(g, "o")), "not held for ever by each other");
+  }
+
+  @Test
+  void aRingWithAMemberNotBeingDeletedStillHolds() {
+    DependencyGraph g = graphOf(owner("x").uses("widget/y").build(), obj("y").uses("widget/x").build());
+    assertInstanceOf(Step.WaitForUsers.class, plan(g, "x").get(0));
+  }
+
+  @Test
+  void insideACascadeUsersGoFirstWhateverTheirWave() {
+    // x is wave 1 (first without usage); y, in wave 0, uses it: y goes first, then x
+    DependencyGraph g = graphOf(owner("o").deadline(NOW.plusSeconds(300)).build(),
+        obj("x").ownedBy("o").annotate(Names.DELETION_WAVE, "1").build(),
+        obj("y").ownedBy("o").uses("widget/x").build());
+
+    assertEquals(Set.of("y"), deleted(plan(g, "o")));
+    assertEquals(Set.of("x"), deleted(plan(off, g, "o", OnTimeout.RELEASE)), "off: the wave alone decides");
+
+    g.remove("y");
+    assertEquals(Set.of("x"), deleted(plan(g, "o")));
+  }
+
+  @Test
+  void insideACascadeAUserInAnotherSubtreeRaisesItsSubtreeRootsWave() {
+    // z (wave 0) owns y, which uses x (wave 1): z goes (with its subtree) before x
+    DependencyGraph g = graphOf(owner("o").deadline(NOW.plusSeconds(300)).build(),
+        obj("x").ownedBy("o").annotate(Names.DELETION_WAVE, "1").build(), obj("z").ownedBy("o").build(),
+        obj("y").ownedBy("z").uses("widget/x").build());
+
+    assertEquals(Set.of("z"), deleted(plan(g, "o")));
+    assertEquals(Set.of("x"), deleted(plan(off, g, "o", OnTimeout.RELEASE)));
+  }
+
+  @Test
+  void aUserOutsideTheCascadeKeepsTheUsedObjectEvenAtAReleaseDeadline() {
+    DependencyGraph g = graphOf(owner("o").deadline(NOW.plusSeconds(300)).build(), obj("x").ownedBy("o").build(),
+        obj("outside").uses("widget/x").build());
+
+    List<Step> steps = plan(g, "o");
+    assertEquals(Set.of(), deleted(steps));
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
+    assertEquals("x", wait.blockers().get(0).ref().uid());
+
+    DependencyGraph late = graphOf(owner("o").deadline(NOW.minusSeconds(1)).build(), obj("x").ownedBy("o").build(),
+        obj("outside").uses("widget/x").build());
+    List<Step> atDeadline = plan(late, "o");
+    assertEquals(Set.of(), deleted(atDeadline), "never deleted while in use");
+    assertInstanceOf(Step.Release.class, atDeadline.get(atDeadline.size() - 1), "the owner goes");
+    assertEquals(Set.of("x"), deleted(plan(off, late, "o", OnTimeout.RELEASE)));
+  }
+
+  @Test
+  void aNameThatResolvesToNothingProtectsNothing() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").uses("nosuchkind/x, gadget/x, widget/other/x").build());
+    assertInstanceOf(Step.Start.class, plan(g, "x").get(0));
+    assertTrue(g.uses(g.get("y")).stream().noneMatch(u -> u.valid()));
+  }
+
+  @Test
+  void anObjectThatDoesNotExistYetIsProtectedWhenItAppears() {
+    DependencyGraph g = graphOf(obj("y").uses("widget/x").build());
+    assertTrue(g.usersOf(obj("x").build()).size() == 1);
+    g.upsert(owner("x").build());
+    assertInstanceOf(Step.WaitForUsers.class, plan(g, "x").get(0));
+  }
+
+  @Test
+  void anObjectOfAnotherNamespaceOrKindIsNotUsed() {
+    DependencyGraph g = graphOf(owner("x").build(), obj("y").namespace("other").uses("widget/x").build(),
+        obj("z").uses("configmap/x").build());
+    assertFalse(plan(g, "x").get(0) instanceof Step.WaitForUsers);
+  }
+}
