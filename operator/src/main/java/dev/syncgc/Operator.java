@@ -199,7 +199,7 @@ public final class Operator {
       }
     }
     CompletableFuture.allOf(initial.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
-    log.info("graph built objects={}", engine.graphSize());
+    log.info("graph built objects={}", engine.graphSnapshot().size());
     return watching;
   }
 

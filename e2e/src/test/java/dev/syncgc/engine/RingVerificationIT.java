@@ -139,7 +139,7 @@ class RingVerificationIT {
     return new ObjectSync(objects.graph(), new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1)), executor,
         barrier, admin, parts.events, metrics, parts.reflectors(), new Discovery(client, Duration.ofSeconds(10),
         Clock.systemUTC()), policies, Clock.systemUTC(), new ObjectStates(),
-        SettingsInForce.resolver(policies::settingsOf, objects.graph()::get));
+        SettingsInForce.resolver(policies::settingsOf, objects.graph()::get), true);
   }
 
 }

@@ -14,8 +14,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import dev.syncgc.core.usage.KindNames;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -224,31 +222,10 @@ public final class Discovery {
     return Optional.ofNullable(preferred.get(group + "/" + groupAndKind.substring(slash + 1)));
   }
 
-  /**
-   * A kind as a user names it ({@link KindNames}: kind, singular or plural, any case, with or without
-   * its group), among the kinds known now; answers are kept until the known kinds change. An
-   * unknown name makes a refresh happen soon, in the background, as an unknown owner kind does.
-   */
-  public KindNames.Resolution resolve(String name) {
-    Map<String, TrackedKind> known = preferred;
-    Names names = this.names;
-    if (names == null || names.known() != known) {
-      names = new Names(known, known.values().stream().map(k -> new KindNames.NamedKind(k.group(), k.kind(),
-          k.plural(), List.of(), k.namespaced())).toList(), new ConcurrentHashMap<>());
-      this.names = names;
-    }
-    List<KindNames.NamedKind> kinds = names.kinds();
-    KindNames.Resolution r = names.answers().computeIfAbsent(name, n -> KindNames.resolve(kinds, n));
-    if (!r.found()) {
-      refreshSoon();
-    }
-    return r;
+  /** Every kind known now, each at its preferred version (a new map after each change). */
+  public Map<String, TrackedKind> known() {
+    return preferred;
   }
-
-  private record Names(Map<String, TrackedKind> known, List<KindNames.NamedKind> kinds,
-      Map<String, KindNames.Resolution> answers) {}
-
-  private volatile Names names;
 
   private boolean refreshAllowed() {
     return Duration.between(lastRefresh, clock.instant()).compareTo(minRefresh) >= 0;

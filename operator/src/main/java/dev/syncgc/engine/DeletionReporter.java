@@ -48,6 +48,16 @@ final class DeletionReporter {
     this.unlistedKinds = unlistedKinds;
   }
 
+  /**
+   * What syncgc cannot check, named where it says what it waits for and what it released: kinds whose
+   * list and watch are refused, and group-versions whose discovery failed (their kinds are not tracked).
+   */
+  static List<String> notChecked(List<String> refusedKinds, List<String> unreadGroupVersions) {
+    List<String> out = new java.util.ArrayList<>(refusedKinds);
+    unreadGroupVersions.forEach(gv -> out.add(gv + " (discovery failed)"));
+    return out;
+  }
+
   private static boolean root(ObjectMetadata owner) {
     return owner.annotation(Names.CASCADED_FROM) == null;
   }

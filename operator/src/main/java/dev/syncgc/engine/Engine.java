@@ -74,7 +74,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.barrier = new FreshnessBarrier(reads::listMetadata, reflectors::deliveredUpTo, settings.namespaces(),
         graph::knows, this::upserted, metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),
-        this::notChecked, states);
+        () -> DeletionReporter.notChecked(reflectors.refusedKinds(), discovery.unreadGroupVersions()), states);
     this.calls = new ParallelCalls(PARALLEL_CALLS);
     // a policy changed: every object is looked at again
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot,
@@ -82,8 +82,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
     this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
         states, inForce, pauses::paused, holds);
-    DeletionPlanner planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent(),
-        settings.inUse());
+    var planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent(), settings.inUse());
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
         policies, clock, states, inForce, settings.inUse());
     this.workers = new Workers(queue, sync::sync, settings.workers());
@@ -92,16 +91,6 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
     metrics.inUseGauges(holds::count, holds::oldestAgeSeconds);
-  }
-
-  /**
-   * What syncgc cannot check, named where it says what it waits for and what it released: kinds whose
-   * list and watch are refused, and group-versions whose discovery failed (their kinds are not tracked).
-   */
-  private List<String> notChecked() {
-    List<String> out = new ArrayList<>(reflectors.refusedKinds());
-    discovery.unreadGroupVersions().forEach(gv -> out.add(gv + " (discovery failed)"));
-    return out;
   }
 
   /** Starts watching a kind; completes when its initial list is in the graph. */
@@ -166,23 +155,21 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       executor.deletionSeen(meta.uid());
     }
     ObjectMetadata before = graph.get(meta.uid());
-    boolean firstSeen = before == null;
     for (String owner : graph.upsert(meta)) {
       queue.add(owner);
     }
     holds.namedBy(before, meta).forEach(queue::add); // a user changed: what it used may go now
-    sync.observed(meta, firstSeen);
+    sync.observed(meta, before == null);
     queue.add(meta.uid());
   }
 
   @Override
   public void deleted(TrackedKind kind, ObjectMetadata object) {
     String uid = object.uid();
-    ObjectMetadata before = graph.get(uid);
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
-    holds.namedBy(before, object).forEach(queue::add); // a user went: what it used may go now
+    holds.namedBy(null, object).forEach(queue::add); // a user went: what it used may go now
     holds.release(uid);
     states.forget(uid); // everything kept about it goes with it
   }
@@ -232,10 +219,6 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   /** Every observed object of the graph, as it holds it now. */
   public List<ObjectMetadata> graphSnapshot() {
     return graph.snapshot();
-  }
-
-  public int graphSize() {
-    return graph.size();
   }
 
   /** For liveness: the workers' progress through the queue. */

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,6 +48,14 @@ final class InUseHolds {
       return uids.isEmpty() ? null : uids;
     });
     return Duration.ofNanos(nanoTime.getAsLong() - held.sinceNanos());
+  }
+
+  /** Unless the object is still held: its hold, if it had one, ends ({@code ended} is told how long it lasted). */
+  void endUnless(boolean held, ObjectMetadata used, BiConsumer<ObjectMetadata, Duration> ended) {
+    Duration lasted = held ? null : release(used.uid());
+    if (lasted != null) {
+      ended.accept(used, lasted);
+    }
   }
 
   /**

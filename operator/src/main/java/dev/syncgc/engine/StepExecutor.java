@@ -81,12 +81,7 @@ final class StepExecutor {
       String why = leading.get();
       return why != null ? why : check.ownerStopped(owner);
     };
-    if (!(steps.get(0) instanceof Step.WaitForUsers)) {
-      Duration held = holds.release(owner.uid());
-      if (held != null) {
-        reporter.usersGone(owner, held); // its own deletion may start now
-      }
-    }
+    holds.endUnless(steps.get(0) instanceof Step.WaitForUsers, owner, reporter::usersGone); // may start now
     for (Step step : steps) {
       if (step instanceof Step.WaitForUsers users) {
         reporter.waitingForUsers(owner, users, holds.hold(owner));

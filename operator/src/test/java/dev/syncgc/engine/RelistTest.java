@@ -99,14 +99,14 @@ class RelistTest {
         item("v1", "kept", "owner", 7)));
     start();
     engine.track(V1).get(30, TimeUnit.SECONDS);
-    await("the first list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 3);
+    await("the first list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSnapshot().size() == 3);
 
     // the CRD's storage version changes to v2; "gone" is deleted before the new informer lists
     listed.get("v2").set(List.of(item("v2", "owner", null, 5), item("v2", "kept", "owner", 7)));
     engine.track(V2).get(30, TimeUnit.SECONDS);
 
     await("what the new list no longer holds leaves the graph").atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertEquals(2, engine.graphSize(), "objects in the graph"));
+        .untilAsserted(() -> assertEquals(2, engine.graphSnapshot().size(), "objects in the graph"));
   }
 
   @Test
@@ -114,13 +114,13 @@ class RelistTest {
     listed.get("v1").set(List.of(item("v1", "owner", null, 5), item("v1", "dependent", "owner", 6)));
     start();
     engine.track(V1).get(30, TimeUnit.SECONDS);
-    await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 2);
+    await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSnapshot().size() == 2);
 
     // the CRD is deleted: the API server deleted its objects, their watch events never came
     engine.untrack(V1);
 
     await("nothing of the deleted CRD's kind is left").atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertEquals(0, engine.graphSize(), "objects in the graph"));
+        .untilAsserted(() -> assertEquals(0, engine.graphSnapshot().size(), "objects in the graph"));
   }
 
   @Test
@@ -128,16 +128,16 @@ class RelistTest {
     listed.get("v1").set(List.of(item("v1", "owner", null, 5)));
     start();
     engine.track(V1).get(30, TimeUnit.SECONDS);
-    await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSize() == 1);
+    await("the list is in the graph").atMost(Duration.ofSeconds(10)).until(() -> engine.graphSnapshot().size() == 1);
 
     // as the freshness check adds what its own LIST found (the reflector listed at 10)
     engine.upserted(V1, meta(item("v1", "newer", "owner", 25))); // created after the reflector's list
     engine.upserted(V1, meta(item("v1", "outgrown", "owner", 8))); // existed before it: deleted since
-    assertEquals(3, engine.graphSize());
+    assertEquals(3, engine.graphSnapshot().size());
     expire.set(true); // the watch's version is compacted away: the reflector lists again, at 10
 
     await("the new list replaces the kind's contents; what is newer than it stays").atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertEquals(2, engine.graphSize(), "owner and newer are left"));
+        .untilAsserted(() -> assertEquals(2, engine.graphSnapshot().size(), "owner and newer are left"));
     assertEquals(2, server.seen().stream().filter(r -> r.startsWith("GET ") && !r.contains("watch=true")).count(),
         "listed again after the 410: " + server.seen());
   }
