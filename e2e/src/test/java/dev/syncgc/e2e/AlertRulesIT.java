@@ -38,6 +38,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class AlertRulesIT {
   private static final Set<String> ALERTS = Set.of("SyncgcDeletionTimedOut", "SyncgcDeletionInProgressTooLong",
+      "SyncgcInUseHoldTooLong",
       "SyncgcOperatorDown", "SyncgcApiErrorsHigh");
   private static final String DEFAULT_SELECTOR = "job=\"gc-syncgc-metrics\",namespace=\"syncgc-system\"";
   private static final String UNIT_TESTS = "syncgc-alerts-test.yaml";
@@ -138,8 +139,8 @@ class AlertRulesIT {
     GenericKubernetesResource rule = MonitoringPack.prometheusRule(r);
     assertEquals("prometheus", rule.getMetadata().getLabels().get("release"));
     Map<String, Map<String, Object>> alerts = byAlert(rule);
-    assertEquals(Set.of("SyncgcDeletionTimedOut", "SyncgcDeletionInProgressTooLong", "SyncgcApiErrorsHigh"),
-        alerts.keySet());
+    assertEquals(Set.of("SyncgcDeletionTimedOut", "SyncgcDeletionInProgressTooLong", "SyncgcInUseHoldTooLong",
+        "SyncgcApiErrorsHigh"), alerts.keySet());
 
     Map<String, Object> timedOut = alerts.get("SyncgcDeletionTimedOut");
     assertTrue(((String) timedOut.get("expr")).contains("{job=\"syncgc\",cluster=\"prod\",outcome=\"timed_out\"}[1h]"),
@@ -163,6 +164,7 @@ class AlertRulesIT {
     ProcessRunner.Result result = helm.template("", "--set", RULE_VALUES,
         "--set", "metrics.prometheusRule.alerts.deletionTimedOut.enabled=false",
         "--set", "metrics.prometheusRule.alerts.deletionInProgressTooLong.enabled=false",
+        "--set", "metrics.prometheusRule.alerts.inUseHoldTooLong.enabled=false",
         "--set", "metrics.prometheusRule.alerts.operatorDown.enabled=false",
         "--set", "metrics.prometheusRule.alerts.apiErrors.enabled=false");
     assertFalse(result.ok(), result.describe());

@@ -76,7 +76,7 @@ final class EngineParts implements AutoCloseable {
     DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of,
         new ObjectStates());
     return new StepExecutor(objects.graph(), api, reporter, watched, queue, clock, Duration.ofSeconds(30),
-        calls, new ObjectStates(), synchronousByPolicy(), () -> null, new InUseHolds(System::nanoTime));
+        calls, new ObjectStates(), synchronousByPolicy(), () -> null, new InUseHolds(System::nanoTime, Clock.systemUTC()));
   }
 
   /** Settings in force as if a policy made every object Synchronous (its own annotations win). */

@@ -42,7 +42,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   private final DependencyGraph graph;
   private final Discovery discovery;
   private final ObjectStates states = new ObjectStates();
-  private final InUseHolds holds = new InUseHolds(System::nanoTime);
+  private final InUseHolds holds;
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
   private final Reflectors reflectors;
   private final FreshnessBarrier barrier;
@@ -69,6 +69,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       EventRecorder events, SyncgcMetrics metrics, Clock clock,
       Function<String, Map<String, String>> namespaceLabels) {
     this.discovery = discovery;
+    this.holds = new InUseHolds(System::nanoTime, clock);
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));
     this.barrier = new FreshnessBarrier(reads::listMetadata, reflectors::deliveredUpTo, settings.namespaces(),

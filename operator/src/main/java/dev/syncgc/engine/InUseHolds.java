@@ -3,7 +3,9 @@ package dev.syncgc.engine;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.usage.Uses;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -17,20 +19,22 @@ import java.util.function.LongSupplier;
  * moments of its last user going, not at the next recheck. Also what the in-use metrics count.
  */
 final class InUseHolds {
-  private record Held(String name, long sinceNanos) {}
+  private record Held(String name, long sinceNanos, Instant deletedAt) {}
 
   private final ConcurrentHashMap<String, Held> byUid = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Set<String>> byName = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
+  private final Clock clock;
 
-  InUseHolds(LongSupplier nanoTime) {
+  InUseHolds(LongSupplier nanoTime, Clock clock) {
     this.nanoTime = nanoTime;
+    this.clock = clock;
   }
 
   /** The object waits for its users; true the first time (the hold begins). */
   boolean hold(ObjectMetadata used) {
     String name = used.ref().name();
-    if (byUid.putIfAbsent(used.uid(), new Held(name, nanoTime.getAsLong())) != null) {
+    if (byUid.putIfAbsent(used.uid(), new Held(name, nanoTime.getAsLong(), used.deletionTimestamp())) != null) {
       return false;
     }
     byName.computeIfAbsent(name, k -> ConcurrentHashMap.newKeySet()).add(used.uid());
@@ -81,9 +85,13 @@ final class InUseHolds {
     return byUid.size();
   }
 
-  /** Seconds since the oldest hold began, 0 when none. */
+  /**
+   * Seconds since the deletion of the oldest object held in use now, 0 when none: counted from its
+   * deletionTimestamp (a hold begins then at the latest), so it goes on across restarts and failovers.
+   */
   double oldestAgeSeconds() {
-    long now = nanoTime.getAsLong();
-    return byUid.values().stream().mapToLong(h -> now - h.sinceNanos()).max().orElse(0) / 1e9;
+    Instant now = clock.instant();
+    return byUid.values().stream().map(Held::deletedAt).filter(java.util.Objects::nonNull)
+        .mapToLong(at -> Duration.between(at, now).toMillis()).max().orElse(0) / 1e3;
   }
 }

@@ -186,7 +186,7 @@ class AnswerMatrixTest {
         Clock.systemUTC(), Duration.ofMinutes(1), List::of, states), reflectors, new WorkQueue(Duration.ofMillis(100),
         Duration.ofSeconds(10)), Clock.systemUTC(), Duration.ofSeconds(30), calls, states,
         SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), graph::get), () -> null,
-        new InUseHolds(System::nanoTime));
+        new InUseHolds(System::nanoTime, Clock.systemUTC()));
     List<Step> steps = switch (call) {
       case DELETE_DEPENDENT, LOOK_UP_UNSEEN_OWNER -> List.of(new Step.DeleteDependent(dependent, false));
       case FINALIZE_DEPENDENT -> List.of(new Step.DeleteDependent(dependent, true));
