@@ -204,7 +204,7 @@ class AlertRulesIT {
   void renderedRulesPassPromtoolCheckWithDefaultAndCustomValues(@TempDir Path dir) throws IOException {
     Path defaults = writeRules(MonitoringPack.prometheusRule(helm.render("--set", RULE_VALUES)), dir.resolve("a.yaml"), false);
     ProcessRunner.Result result = promtool.checkRules(defaults).assertOk();
-    assertTrue(result.output().contains("SUCCESS: 4 rules found"), result.describe());
+    assertTrue(result.output().contains("SUCCESS: 5 rules found"), result.describe());
 
     Path custom = writeRules(MonitoringPack.prometheusRule(helm.render("--set", RULE_VALUES,
         "--set", "metrics.prometheusRule.selector=job=\"x\"",
@@ -212,7 +212,7 @@ class AlertRulesIT {
         "--set", "metrics.prometheusRule.alerts.apiErrors.ratio=0.5",
         "--set", "metrics.prometheusRule.alerts.operatorDown.for=1h30m")), dir.resolve("b.yaml"), false);
     result = promtool.checkRules(custom).assertOk();
-    assertTrue(result.output().contains("SUCCESS: 4 rules found"), result.describe());
+    assertTrue(result.output().contains("SUCCESS: 5 rules found"), result.describe());
   }
 
   /**

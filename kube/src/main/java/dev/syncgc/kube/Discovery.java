@@ -37,6 +37,7 @@ public final class Discovery {
   private final Clock clock;
   private volatile Map<String, TrackedKind> preferred = Map.of(); // group/kind -> preferred version
   private volatile Map<String, Scope> scopes = Map.of(); // group/kind -> scope
+  private volatile Map<String, List<String>> shortNames = Map.of(); // group/kind -> short names
   private volatile List<TrackedKind> deletable = List.of(); // served now with list, watch and delete
   private ServedRead last = ServedRead.NONE; // the last read, each group-version as last read well
   private final Map<String, TrackedKind> learned = new HashMap<>(); // from the CRD watch
@@ -107,6 +108,7 @@ public final class Discovery {
       kinds.putIfAbsent(gk, k);
     });
     deletable = servedDeletable(read);
+    shortNames = read.shortNames();
     preferred = Map.copyOf(kinds);
     scopes = Map.copyOf(scope);
     lastRefresh = clock.instant();
@@ -225,6 +227,11 @@ public final class Discovery {
   /** Every kind known now, each at its preferred version (a new map after each change). */
   public Map<String, TrackedKind> known() {
     return preferred;
+  }
+
+  /** A kind's short names (group/kind: {@code /ConfigMap} → {@code cm}), as discovery last read them. */
+  public List<String> shortNames(String groupKind) {
+    return shortNames.getOrDefault(groupKind, List.of());
   }
 
   private boolean refreshAllowed() {

@@ -31,7 +31,7 @@ public final class LiveKindInfo implements KindInfo {
     Names names = this.names;
     if (names == null || names.known() != known) { // the kinds changed: answers are worked out anew
       names = new Names(known, known.values().stream().map(k -> new KindNames.NamedKind(k.group(), k.kind(),
-          k.plural(), List.of(), k.namespaced())).toList(), new ConcurrentHashMap<>());
+          k.plural(), discovery.shortNames(k.groupKind()), k.namespaced())).toList(), new ConcurrentHashMap<>());
       this.names = names;
     }
     List<KindNames.NamedKind> kinds = names.kinds();

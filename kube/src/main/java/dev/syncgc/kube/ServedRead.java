@@ -26,13 +26,14 @@ import org.slf4j.LoggerFactory;
  * @param deletableByGroupVersion the kinds (group/kind) of each served with list, watch and delete
  * @param preferredVersions the group-versions that are their group's preferred version
  * @param unread the group-versions whose read failed this time, sorted
+ * @param shortNames the short names of each kind (group/kind) that has any ({@code cm}, {@code deploy})
  */
 record ServedRead(Map<String, List<TrackedKind>> byGroupVersion, Map<String, Set<String>> deletableByGroupVersion,
-    List<String> preferredVersions, List<String> unread) {
+    List<String> preferredVersions, List<String> unread, Map<String, List<String>> shortNames) {
   private static final Logger log = LoggerFactory.getLogger(ServedRead.class);
   private static final List<String> DELETABLE_VERBS = List.of("list", "watch", "delete");
 
-  static final ServedRead NONE = new ServedRead(Map.of(), Map.of(), List.of(), List.of());
+  static final ServedRead NONE = new ServedRead(Map.of(), Map.of(), List.of(), List.of(), Map.of());
 
   /** Reads every group-version; {@code last} is what the last good read said of each. */
   static ServedRead read(DiscoverySource source, ServedRead last) {
@@ -40,22 +41,24 @@ record ServedRead(Map<String, List<TrackedKind>> byGroupVersion, Map<String, Set
     Map<String, Set<String>> deletable = new HashMap<>();
     List<String> preferredVersions = new ArrayList<>();
     Set<String> unread = new TreeSet<>();
-    readOne(source, last, "", "v1", kinds, deletable, unread);
+    Map<String, List<String>> shortNames = new HashMap<>(last.shortNames);
+    readOne(source, last, "", "v1", kinds, deletable, unread, shortNames);
     preferredVersions.add("v1");
     for (APIGroup group : source.groups()) {
       String preferredVersion = group.getPreferredVersion() == null ? null : group.getPreferredVersion().getVersion();
       for (GroupVersionForDiscovery gv : group.getVersions()) {
-        readOne(source, last, group.getName(), gv.getVersion(), kinds, deletable, unread);
+        readOne(source, last, group.getName(), gv.getVersion(), kinds, deletable, unread, shortNames);
         if (gv.getVersion().equals(preferredVersion)) {
           preferredVersions.add(group.getName() + "/" + gv.getVersion());
         }
       }
     }
-    return new ServedRead(kinds, deletable, List.copyOf(preferredVersions), List.copyOf(unread));
+    return new ServedRead(kinds, deletable, List.copyOf(preferredVersions), List.copyOf(unread), Map.copyOf(shortNames));
   }
 
   private static void readOne(DiscoverySource source, ServedRead last, String group, String version,
-      Map<String, List<TrackedKind>> into, Map<String, Set<String>> deletable, Set<String> unread) {
+      Map<String, List<TrackedKind>> into, Map<String, Set<String>> deletable, Set<String> unread,
+      Map<String, List<String>> shortNames) {
     String gv = group.isEmpty() ? version : group + "/" + version;
     APIResourceList list;
     try {
@@ -78,6 +81,9 @@ record ServedRead(Map<String, List<TrackedKind>> byGroupVersion, Map<String, Set
         if (!r.getName().contains("/")) { // not a subresource
           TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
           kinds.add(k);
+          if (r.getShortNames() != null && !r.getShortNames().isEmpty()) {
+            shortNames.put(k.groupKind(), List.copyOf(r.getShortNames()));
+          }
           if (r.getVerbs() != null && r.getVerbs().containsAll(DELETABLE_VERBS)) {
             deletableHere.add(k.groupKind());
           }

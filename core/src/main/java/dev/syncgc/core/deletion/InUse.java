@@ -56,11 +56,16 @@ public final class InUse {
     return new Hold(users, ring(graph, used, going));
   }
 
-  /** The users that keep {@code used}: every observed user but itself and those below it. */
+  /**
+   * The users that keep {@code used}: every observed user but itself, those below it, and those above
+   * it being deleted (an owner that uses its own dependent, ownership and use in a ring: its cascade
+   * is what deletes the dependent, and it can only go after it).
+   */
   static List<ObjectMetadata> users(DependencyGraph graph, ObjectMetadata used) {
     List<ObjectMetadata> users = new ArrayList<>();
     for (ObjectMetadata user : graph.usersOf(used)) {
-      if (!user.uid().equals(used.uid()) && !below(graph, user, used.uid())) {
+      if (!user.uid().equals(used.uid()) && !below(graph, user, used.uid())
+          && !(user.beingDeleted() && below(graph, used, user.uid()))) {
         users.add(user);
       }
     }

@@ -97,6 +97,17 @@ class InUseTest {
   }
 
   @Test
+  void anOwnerThatUsesItsOwnDependentDeletesItFirstAndGoesLast() {
+    // ownership and use in a ring: o's cascade deletes x, o goes after it (o must not wait for itself)
+    DependencyGraph g = graphOf(owner("o").deadline(NOW.plusSeconds(300)).uses("widget/x").build(),
+        obj("x").ownedBy("o").build());
+    assertEquals(Set.of("x"), deleted(plan(g, "o")));
+
+    DependencyGraph alive = graphOf(obj("o").uses("widget/x").build(), owner("x").ownedBy("o").build());
+    assertInstanceOf(Step.WaitForUsers.class, plan(alive, "x").get(0), "an owner alive still uses it");
+  }
+
+  @Test
   void usersThatUseEachOtherAllBeingDeletedGoAsAUnit() {
     DependencyGraph g = graphOf(owner("x").uses("widget/y").build(), owner("y").uses("widget/x").build());
 
