@@ -214,17 +214,26 @@ final class DeletionReporter {
     states.of(used.uid()).lastWaitingEvent = null;
   }
 
-  /** Users that use each other, all being deleted: the hold lifted for all of them (once per ring). */
+  /**
+   * Users that use each other, all being deleted: the hold lifted for all of them. Reported once per
+   * ring, on every member (the first member planned may be gone before the others are looked at).
+   */
   void usersRing(ObjectMetadata used, Step.RingOfUsers s) {
     String path = s.path().stream().map(ObjectRef::toString).collect(Collectors.joining(" -> "));
-    String key = "uses:" + path;
-    if (!states.of(used.uid()).reported.add(key)) {
-      return;
+    List<ObjectRef> members = s.path().stream().distinct().toList();
+    String key = "uses:" + members.stream().map(ObjectRef::uid).sorted().collect(Collectors.joining(","));
+    synchronized (this) {
+      if (members.stream().anyMatch(m -> key.equals(states.of(m.uid()).reportedRing))) {
+        return;
+      }
+      members.forEach(m -> states.of(m.uid()).reportedRing = key);
     }
     metrics.ringFound();
     log.warn("usage cycle released object={} uid={} cycle=\"{}\"", used.ref(), used.uid(), path);
-    events.warning(used.ref(), EventReason.DependencyCycle, "Usage cycle " + path + " (each uses the one"
-        + " before, " + Names.USES + ") released as a unit: every member is being deleted");
+    for (ObjectRef member : members) {
+      events.warning(member, EventReason.DependencyCycle, "Usage cycle " + path + " (each uses the one before, "
+          + Names.USES + ") released as a unit: every member is being deleted");
+    }
   }
 
   private static String describe(List<Blocker> blockers) {
