@@ -33,6 +33,11 @@ public final class Kinds implements KindInfo {
   private static final Set<String> EVENTS = Set.of("/Event", "events.k8s.io/Event");
 
   private final List<Served> served = new ArrayList<>();
+  /**
+   * Every kind served (not only those with list), without short names: what the operator's
+   * {@code syncgc.dev/uses} names are resolved against (its {@code LiveKindInfo}: discovery's kinds).
+   */
+  private final List<KindNames.NamedKind> usable = new ArrayList<>();
 
   /** Reads discovery, the group-versions a few at a time. */
   public Kinds(Cluster cluster) {
@@ -40,36 +45,50 @@ public final class Kinds implements KindInfo {
     for (APIGroup g : cluster.call("discovery", () -> cluster.client.getApiGroups()).getGroups()) {
       groupVersions.add(g.getPreferredVersion().getGroupVersion());
     }
-    for (List<Served> some : Parallel.map(groupVersions, gv -> read(cluster, gv))) {
-      served.addAll(some);
+    for (Read some : Parallel.map(groupVersions, gv -> read(cluster, gv))) {
+      served.addAll(some.served());
+      usable.addAll(some.usable());
     }
   }
 
-  private static List<Served> read(Cluster cluster, String gv) {
+  /** One group-version's kinds: those served with list, and all of them as names. */
+  private record Read(List<Served> served, List<KindNames.NamedKind> usable) {}
+
+  private static Read read(Cluster cluster, String gv) {
     APIResourceList list;
     try {
       list = cluster.client.getApiResources(gv);
     } catch (RuntimeException e) {
-      return List.of(); // an aggregated API that is down: its kinds cannot be listed, others can
+      return new Read(List.of(), List.of()); // an aggregated API that is down: its kinds cannot be listed, others can
     }
     if (list == null) {
-      return List.of();
+      return new Read(List.of(), List.of());
     }
     String group = gv.contains("/") ? gv.substring(0, gv.indexOf('/')) : "";
     String version = gv.contains("/") ? gv.substring(gv.indexOf('/') + 1) : gv;
     List<Served> out = new ArrayList<>();
+    List<KindNames.NamedKind> usable = new ArrayList<>();
     for (APIResource r : list.getResources()) {
-      if (!r.getName().contains("/") && r.getVerbs() != null && r.getVerbs().contains("list")) {
-        TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
+      if (r.getName().contains("/")) {
+        continue; // a subresource
+      }
+      TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
+      usable.add(usable(k));
+      if (r.getVerbs() != null && r.getVerbs().contains("list")) {
         out.add(new Served(k, r.getShortNames() == null ? List.of() : r.getShortNames(),
             r.getVerbs().containsAll(TRACKED_VERBS) && !EVENTS.contains(k.groupKind())));
       }
     }
-    return out;
+    return new Read(out, usable);
   }
 
   Kinds(List<Served> served) {
     this.served.addAll(served);
+    served.forEach(s -> usable.add(usable(s.kind())));
+  }
+
+  private static KindNames.NamedKind usable(TrackedKind k) {
+    return new KindNames.NamedKind(k.group(), k.kind(), k.plural(), List.of(), k.namespaced());
   }
 
   /** The kinds the operator tracks, so the kinds a snapshot lists. */
@@ -99,6 +118,11 @@ public final class Kinds implements KindInfo {
       public boolean tracked(OwnerLink link) {
         return Kinds.this.tracked(link) && !gone.contains(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
       }
+
+      @Override
+      public KindNames.Resolution resolve(String name) {
+        return Kinds.this.resolve(name); // a kind not listed is still named: its objects are only not seen
+      }
     };
   }
 
@@ -107,7 +131,8 @@ public final class Kinds implements KindInfo {
    * {@code .group} (e.g. {@code widgets.test.syncgc.dev}); the operator's rule ({@link KindNames}).
    */
   public TrackedKind named(String name) {
-    KindNames.Resolution r = resolve(name);
+    KindNames.Resolution r = KindNames.resolve(served.stream().map(s -> new KindNames.NamedKind(s.kind().group(),
+        s.kind().kind(), s.kind().plural(), s.shortNames(), s.kind().namespaced())).toList(), name);
     if (r.found()) {
       return served.stream().map(Served::kind).filter(k -> k.groupKind().equals(r.kind().groupKind()))
           .findFirst().orElseThrow();
@@ -116,11 +141,14 @@ public final class Kinds implements KindInfo {
         r.error());
   }
 
-  /** As {@link #named}, for the graph: what a user's {@code syncgc.dev/uses} names. */
+  /**
+   * For the graph: what a user's {@code syncgc.dev/uses} names, as the operator resolves it (its
+   * {@code LiveKindInfo}): among every kind served, by kind or resource name, without short names
+   * ({@code cm/x} names nothing there, so it names nothing here either).
+   */
   @Override
   public KindNames.Resolution resolve(String name) {
-    return KindNames.resolve(served.stream().map(s -> new KindNames.NamedKind(s.kind().group(), s.kind().kind(),
-        s.kind().plural(), s.shortNames(), s.kind().namespaced())).toList(), name);
+    return KindNames.resolve(usable, name);
   }
 
   public Optional<TrackedKind> find(String apiVersion, String kind) {

@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.cli.CliException;
 import dev.syncgc.cli.commands.Preview;
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.DeletionSettings;
+import dev.syncgc.core.usage.Use;
 import dev.syncgc.kube.TrackedKind;
 import java.time.Instant;
 import java.util.List;
@@ -43,6 +46,20 @@ class KindsTest {
   }
 
   @Test
+  void usesAreResolvedAsTheOperatorResolvesThemWithoutShortNamesAlsoForAKindThatCouldNotBeListed() {
+    assertEquals(WIDGET.groupKind(), kinds.resolve("Widgets").kind().groupKind());
+    assertEquals(WIDGET, kinds.named("wd"), "an argument is named as kubectl takes it, short names too");
+    assertEquals("the server has no kind \"wd\" (see kubectl api-resources)", kinds.resolve("wd").error(),
+        "the operator resolves syncgc.dev/uses without short names: wd/x protects nothing there, nor here");
+    KindInfo notListed = kinds.except(List.of(WIDGET));
+    assertEquals(WIDGET.groupKind(), notListed.resolve("widget").kind().groupKind(),
+        "a kind that could not be listed is still a kind: its objects are only not seen");
+    ObjectMetadata user = obj("u").uses("widget/w").build();
+    assertEquals(List.of(new Use("test.syncgc.dev", "Widget", "default", "w", null)),
+        new DependencyGraph(notListed).uses(user));
+  }
+
+  @Test
   void anOwnerOfAKindThatCouldNotBeListedKeepsItsDependentInAPreview() {
     ObjectMetadata root = obj("root").kind(WIDGET.apiVersion(), "Widget").annotate(Names.PROPAGATION, "Synchronous")
         .syncFinalizer().build();
@@ -57,7 +74,7 @@ class KindsTest {
     assertEquals(List.of("root"), notListed, "the Gadget could not be listed: it keeps 'shared'");
   }
 
-  private static List<String> deleted(dev.syncgc.core.graph.KindInfo kinds, ObjectMetadata root, ObjectMetadata shared) {
+  private static List<String> deleted(KindInfo kinds, ObjectMetadata root, ObjectMetadata shared) {
     Preview p = Preview.of(kinds, List.of(root, shared), root, o -> DeletionSettings.fromAnnotations(o.annotations()),
         Instant.parse("2026-01-01T00:00:00Z"));
     assertTrue(p.propagation.isPresent());
