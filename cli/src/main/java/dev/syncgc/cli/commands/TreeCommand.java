@@ -14,7 +14,9 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "tree", mixinStandardHelpOptions = true,
     description = "The ownership tree below an object across every kind the server serves: state, age, finalizers,"
-        + " diamonds (shown once) and cycles (marked with the path).")
+        + " diamonds (shown once) and cycles (marked with the path); under each object, on lines of their own, what it"
+        + " uses (⇢ uses, from its syncgc.dev/uses; an entry that names nothing with why) and its users"
+        + " (⇠ used by).")
 public final class TreeCommand extends ClusterCommand {
   @Parameters(arity = "1..2", paramLabel = Target.LABEL, description = "The object, as kubectl names it (e.g. widget/my-app or widget my-app).")
   List<String> target;

@@ -18,11 +18,17 @@ import java.util.function.Function;
 /**
  * The ownership tree below (or the chain above) one object, through the graph's valid references:
  * an object reached twice (a diamond) is shown once and then named as shown above; a reference back
- * to an object on the current path (a cycle) is marked with the path.
+ * to an object on the current path (a cycle) is marked with the path. Beside ownership, each object
+ * shown says what it uses and who uses it (SPEC "In use"; {@link UsageView}), on lines of their own.
  */
 public final class TreeView {
-  /** One line of the tree. */
-  public record Node(ObjectMetadata object, String state, String age, Integer wave, String note, List<Node> children) {
+  /**
+   * One line of the tree.
+   *
+   * @param usage what it uses and its users (empty on a line that only names an object shown above)
+   */
+  public record Node(ObjectMetadata object, String state, String age, Integer wave, String note, List<Node> children,
+      List<UsageView.Link> usage) {
     /** @param childrenKey what the children are: {@code dependents} below, {@code owners} above */
     public Map<String, Object> model(String childrenKey) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -42,6 +48,8 @@ public final class TreeView {
       if (note != null) {
         m.put("note", note);
       }
+      m.put("uses", usage.stream().filter(UsageView.Link::uses).map(UsageView.Link::model).toList());
+      m.put("usedBy", usage.stream().filter(l -> !l.uses()).map(UsageView.Link::model).toList());
       m.put(childrenKey, children.stream().map(c -> c.model(childrenKey)).toList());
       return m;
     }
@@ -55,6 +63,7 @@ public final class TreeView {
   private final Function<String, Instant> createdAt;
   private final Function<ObjectMetadata, Integer> waveOf;
   private final Instant now;
+  private final UsageView usage;
   private final Set<String> shown = new HashSet<>();
 
   /** @param waveOf an object's deletion wave, null when it has none (wave 0) */
@@ -64,6 +73,7 @@ public final class TreeView {
     this.createdAt = createdAt;
     this.waveOf = waveOf;
     this.now = now;
+    this.usage = new UsageView(graph);
   }
 
   /** The object and everything below it. */
@@ -77,10 +87,12 @@ public final class TreeView {
       List<String> ring = new ArrayList<>();
       path.subList(onPath, path.size()).forEach(p -> ring.add(name(p)));
       ring.add(name(o));
-      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle: " + String.join(" -> ", ring), List.of());
+      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle: " + String.join(" -> ", ring), List.of(),
+          List.of());
     }
     if (!shown.add(o.uid())) {
-      return new Node(o, state(o), age(o), waveOf.apply(o), "shown above: it has several owners here", List.of());
+      return new Node(o, state(o), age(o), waveOf.apply(o), "shown above: it has several owners here", List.of(),
+          List.of());
     }
     path.add(o);
     List<Node> children = new ArrayList<>();
@@ -88,7 +100,7 @@ public final class TreeView {
       children.add(below(d, path));
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), waveOf.apply(o), null, children);
+    return new Node(o, state(o), age(o), waveOf.apply(o), null, children, usage.of(o));
   }
 
   /** The object and the chain of owners above it. */
@@ -98,7 +110,7 @@ public final class TreeView {
 
   private Node above(ObjectMetadata o, List<ObjectMetadata> path) {
     if (indexOf(path, o.uid()) >= 0) {
-      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle", List.of());
+      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle", List.of(), List.of());
     }
     path.add(o);
     List<Node> owners = new ArrayList<>();
@@ -109,7 +121,7 @@ public final class TreeView {
       }
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), waveOf.apply(o), null, owners);
+    return new Node(o, state(o), age(o), waveOf.apply(o), null, owners, usage.of(o));
   }
 
   /** SPEC's states. */
@@ -143,10 +155,14 @@ public final class TreeView {
     return -1;
   }
 
-  /** The tree as text lines, with the usual branches. */
+  /**
+   * The tree as text lines, with the usual branches; under an object's line, what it uses and its
+   * users, one a line ({@code ⇢ uses}, {@code ⇠ used by}), before its children.
+   */
   public static List<String> lines(Node root) {
     List<String> out = new ArrayList<>();
     out.add(line(root));
+    usage(root, "", out);
     children(root, "", out);
     return out;
   }
@@ -156,8 +172,14 @@ public final class TreeView {
       Node c = node.children().get(i);
       boolean last = i == node.children().size() - 1;
       out.add(indent + (last ? "└── " : "├── ") + line(c));
+      usage(c, indent + (last ? "    " : "│   "), out);
       children(c, indent + (last ? "    " : "│   "), out);
     }
+  }
+
+  private static void usage(Node node, String indent, List<String> out) {
+    String trunk = node.children().isEmpty() ? "   " : "│  "; // the line down to its children goes on
+    node.usage().forEach(l -> out.add(indent + trunk + l.text(node.object())));
   }
 
   private static String line(Node n) {

@@ -8,6 +8,7 @@ import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TreeViewTest {
@@ -29,6 +30,47 @@ class TreeViewTest {
         "└── Widget/x  alive  90s",
         "    └── Widget/y  alive  90s",
         "        └── Widget/x  alive  90s  (cycle: Widget/x -> Widget/y -> Widget/x)"), lines);
+  }
+
+  @Test
+  void eachObjectSaysWhatItUsesAndWhoUsesItApartFromOwnershipAndNamesThatResolveToNothingWithWhy() {
+    ObjectMetadata r = obj("r").syncFinalizer().build();
+    ObjectMetadata c = obj("c").kind("v1", "ConfigMap").uses("widget/r").build();
+    DependencyGraph g = graphOf(r, c, obj("a").ownedBy("r").uses("Widgets/b, configmap/missing, gadget/g, x/y/z").build(),
+        obj("b").ownedBy("r").deleting().syncFinalizer().build(), obj("d").ownedBy("b").build());
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+
+    TreeView.Node root = new TreeView(g, uid -> t, m -> null, t.plusSeconds(90)).below(r);
+
+    assertEquals(List.of(
+        "Widget/r  alive  90s  finalizers [syncgc.dev/GarbageCollectionInProgress]",
+        "│  ⇠ used by ConfigMap/c  alive",
+        "├── Widget/a  alive  90s",
+        "│      ⇢ uses nothing: \"x/y/z\" names another namespace: a used object is in the user's own namespace"
+            + " (or cluster-scoped), named KIND[.GROUP]/NAME",
+        "│      ⇢ uses Widget/b  marked as deleted",
+        "│      ⇢ uses ConfigMap/missing  not there (yet)",
+        "│      ⇢ uses nothing: \"gadget/g\": kind \"gadget\" is served by more than one group: gadgets.example.com,"
+            + " gadgets.other.example.com; name it with its group, e.g. gadget.example.com",
+        "└── Widget/b  marked as deleted  90s  finalizers [syncgc.dev/GarbageCollectionInProgress]",
+        "    │  ⇠ used by Widget/a  alive",
+        "    └── Widget/d  alive  90s"), TreeView.lines(root));
+    Map<String, Object> a = children(root.model("dependents")).get(0);
+    assertEquals(List.of(Map.of("error", "\"x/y/z\" names another namespace: a used object is in the user's own"
+            + " namespace (or cluster-scoped), named KIND[.GROUP]/NAME"),
+        Map.of("apiVersion", "example.com/v1", "kind", "Widget", "namespace", "default", "name", "b", "uid", "b",
+            "state", "marked as deleted"),
+        Map.of("group", "", "kind", "ConfigMap", "namespace", "default", "name", "missing", "state", "not there"),
+        Map.of("error", "\"gadget/g\": kind \"gadget\" is served by more than one group: gadgets.example.com,"
+            + " gadgets.other.example.com; name it with its group, e.g. gadget.example.com")), a.get("uses"));
+    assertEquals(List.of(), a.get("usedBy"));
+    assertEquals(List.of(Map.of("apiVersion", "v1", "kind", "ConfigMap", "namespace", "default", "name", "c", "uid", "c",
+        "state", "alive")), root.model("dependents").get("usedBy"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> children(Map<String, Object> node) {
+    return (List<Map<String, Object>>) node.get("dependents");
   }
 
   @Test
