@@ -27,11 +27,21 @@ import java.util.function.Function;
 /**
  * A dry run of deleting one object: the operator's planner played to the end by {@link DeletionRun}
  * on the objects read, other controllers' finalizers assumed to finish. Nothing here decides; it
- * only records what the planner's steps do.
+ * only records what the planner's steps do. SPEC "In use": the planner orders users inside the
+ * deletion first; users outside it being deleted are played going first; users outside it that are
+ * not keep what they use: the target's are named and the run shows what follows once they no longer
+ * name it ({@link #targetUsers}), a dependent's keep it ({@link #kept}).
  */
 public final class Preview {
-  /** An object that stays, and why. */
-  public record Kept(ObjectMetadata object, String why) {}
+  /** An object that stays, and why; {@code users}: the users outside the deletion that keep it in use. */
+  public record Kept(ObjectMetadata object, String why, List<ObjectMetadata> users) {
+    public Kept(ObjectMetadata object, String why) {
+      this(object, why, List.of());
+    }
+  }
+
+  /** An object of the deletion and users of it (SPEC "In use"). */
+  public record Users(ObjectMetadata object, List<ObjectMetadata> users) {}
 
   public final ObjectMetadata target;
   /** The propagation the deletion follows, empty when the target is not opted in (syncgc would not act). */
@@ -44,8 +54,22 @@ public final class Preview {
   public final Map<ObjectMetadata, List<String>> heldBy = new LinkedHashMap<>();
   /** Objects still there when the run settled (held for ever, for instance by an invalid setting). */
   public final List<ObjectMetadata> unsettled = new ArrayList<>();
+  /** Objects of the deletion left alive and not kept: behind something that stays (in use, in a higher wave). */
+  public final List<ObjectMetadata> notReached = new ArrayList<>();
   /** API requests syncgc would send: DELETEs, finalizer and annotation patches, reference removals. */
   public int requests;
+  /**
+   * Users outside the deletion, not being deleted, that keep the target: its deletion would wait for
+   * them with no deadline before anything starts; the run shows what follows once they are gone (or
+   * no longer name it).
+   */
+  public final List<ObjectMetadata> targetUsers = new ArrayList<>();
+  /** Objects of the deletion that wait for users outside it that are being deleted (played going first). */
+  public final List<Users> waitsForUsers = new ArrayList<>();
+  /** Objects deleted after users of theirs this deletion deletes before them (users first), in the order they went. */
+  public final List<Users> afterUsers = new ArrayList<>();
+  /** Users that use each other, all being deleted, released as a unit: closed paths (the planner's RingOfUsers). */
+  public final List<List<ObjectRef>> usersRings = new ArrayList<>();
 
   private Preview(ObjectMetadata target, Optional<Propagation> propagation) {
     this.target = target;
@@ -68,15 +92,25 @@ public final class Preview {
     }
     Map<String, ObjectMetadata> before = new LinkedHashMap<>();
     world.forEach(o -> before.put(o.uid(), o));
-    Set<String> below = below(kinds, world, target.uid());
+    DependencyGraph view = new DependencyGraph(kinds);
+    world.forEach(view::upsert);
+    Set<String> below = below(view, target.uid());
+    for (ObjectMetadata u : PreviewUsers.outside(view, target, below)) {
+      (u.beingDeleted() ? PreviewUsers.waitsFor(p, target) : p.targetUsers).add(u); // those being deleted are played going first
+    }
+    List<ObjectMetadata> played = PreviewUsers.released(view, world, target.ref(), p.targetUsers);
     Set<String> dropped = new LinkedHashSet<>();
     DeletionRun run = new DeletionRun(new DeletionPlanner(Duration.ofHours(1), Duration.ZERO),
-        new DependencyGraph(kinds), world, settingsOf, now, new DeletionRun.Listener() {
+        new DependencyGraph(kinds), played, settingsOf, now, new DeletionRun.Listener() {
           @Override
           public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {
             for (Step s : steps) {
               p.requests += s instanceof Step.DeleteDependent d ? (d.finalizeFirst() ? 3 : 1)
                   : s instanceof Step.ReleaseRing c ? c.members().size() : 1;
+              if (s instanceof Step.RingOfUsers ring && p.usersRings.stream().noneMatch(r -> Set.copyOf(r)
+                  .equals(Set.copyOf(ring.path())))) {
+                p.usersRings.add(ring.path()); // once: planned again at every pass, and from each member
+              }
             }
           }
 
@@ -111,21 +145,20 @@ public final class Preview {
     // objects elsewhere being deleted by their own controllers (a Namespace terminating) go in the run too: not ours
     run.removed().stream().filter(below::contains).forEach(uid -> p.deleted.add(before.get(uid)));
     Map<String, ObjectMetadata> after = run.objects();
-    p.keptByInvalidReferences(kinds, world, after);
+    p.keptByInvalidReferences(view, world, after);
     for (String uid : dropped) {
       ObjectMetadata o = after.get(uid);
       if (o != null && !o.beingDeleted()) {
         p.kept.add(new Kept(before.get(uid), why(o, after, mode.get())));
       }
     }
+    PreviewUsers.after(p, view, below, dropped, after, run.removed());
     after.values().stream().filter(o -> o.beingDeleted() && below.contains(o.uid())).forEach(p.unsettled::add);
     return p;
   }
 
   /** The target and everything below it through references the operator follows, as read. */
-  private static Set<String> below(KindInfo kinds, List<ObjectMetadata> world, String target) {
-    DependencyGraph view = new DependencyGraph(kinds);
-    world.forEach(view::upsert);
+  private static Set<String> below(DependencyGraph view, String target) {
     Set<String> below = new LinkedHashSet<>(List.of(target));
     List<String> next = new ArrayList<>(below);
     while (!next.isEmpty()) {
@@ -143,9 +176,8 @@ public final class Preview {
    * Objects left alive that name a deleted object as owner through a reference Kubernetes does not
    * honour (the operator never follows it), with the graph's reason.
    */
-  private void keptByInvalidReferences(KindInfo kinds, List<ObjectMetadata> world, Map<String, ObjectMetadata> after) {
-    DependencyGraph view = new DependencyGraph(kinds);
-    world.forEach(view::upsert);
+  private void keptByInvalidReferences(DependencyGraph view, List<ObjectMetadata> world,
+      Map<String, ObjectMetadata> after) {
     Set<String> gone = new LinkedHashSet<>();
     deleted.forEach(d -> gone.add(d.uid()));
     for (ObjectMetadata o : world) {

@@ -37,8 +37,8 @@ public final class UsageView {
       if (!use.valid()) {
         return USES + "nothing: " + use.error();
       }
-      return USES + use.kind() + "/" + (Objects.equals(use.namespace(), from.ref().namespace()) || use.namespace() == null
-          ? "" : use.namespace() + "/") + use.name() + "  not there (yet)";
+      boolean here = use.namespace() == null || Objects.equals(use.namespace(), from.ref().namespace());
+      return USES + use.kind() + "/" + (here ? "" : use.namespace() + "/") + use.name() + "  not there (yet)";
     }
 
     /** For scripts: the other object and its state, or what the entry names, or why it names nothing. */
@@ -95,7 +95,9 @@ public final class UsageView {
   private ObjectMetadata named(Use use) {
     if (byName == null) {
       byName = new HashMap<>();
-      graph.snapshot().forEach(o -> byName.put(key(o.ref().group(), o.ref().kind(), o.ref().namespace(), o.ref().name()), o));
+      for (ObjectMetadata o : graph.snapshot()) {
+        byName.put(key(o.ref().group(), o.ref().kind(), o.ref().namespace(), o.ref().name()), o);
+      }
     }
     ObjectMetadata o = byName.get(key(use.group(), use.kind(), use.namespace(), use.name()));
     return o != null && use.is(o.ref()) ? o : null;

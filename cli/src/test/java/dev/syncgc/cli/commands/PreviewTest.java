@@ -130,4 +130,113 @@ class PreviewTest {
     assertTrue(p.heldBy.isEmpty(), p.heldBy.toString());
     assertTrue(p.unsettled.isEmpty(), p.unsettled.toString());
   }
+
+  private ObjectMetadata put(ObjectMetadata o) {
+    all.add(o);
+    return o;
+  }
+
+  private static List<String> uids(Preview.Users users) {
+    return uids(users.users());
+  }
+
+  @Test
+  void usersInsideTheDeletionGoFirstWhateverTheirWavesAndSubtrees() {
+    ObjectMetadata r = root("r", "Synchronous");
+    put(obj("db").ownedBy("r").annotate(Names.DELETION_WAVE, "2").build());
+    put(obj("job").ownedBy("r").uses("widget/db").build());
+    add("p", "r");
+    add("q", "r");
+    put(obj("u").ownedBy("p").uses("widget/x").build());
+    add("x", "q");
+
+    Preview p = preview(r);
+
+    List<String> order = uids(p.deleted);
+    assertTrue(order.indexOf("job") < order.indexOf("db"), "the user first, though db's wave is higher: " + order);
+    assertTrue(order.indexOf("u") < order.indexOf("x"), "a user in another subtree first: " + order);
+    assertEquals("r", order.get(order.size() - 1));
+    assertEquals(List.of("db", "x"), p.afterUsers.stream().map(u -> u.object().uid()).sorted().toList());
+    assertEquals(List.of("job"), uids(p.afterUsers.stream().filter(u -> u.object().uid().equals("db")).findFirst()
+        .orElseThrow()));
+    assertTrue(p.kept.isEmpty() && p.unsettled.isEmpty() && p.notReached.isEmpty() && p.targetUsers.isEmpty());
+    assertTrue(text(p).contains("  Widget/default/db  after its user Widget/default/job"), text(p).toString());
+  }
+
+  @Test
+  void aTargetInUseWaitsForItsUsersAndThePreviewShowsWhatFollowsOnceTheyNoLongerNameIt() {
+    ObjectMetadata r = root("r", "Synchronous");
+    add("a", "r");
+    put(obj("reader").kind("v1", "ConfigMap").uses("widget/r, widget/a").build());
+
+    Preview p = preview(r);
+
+    assertEquals(List.of("reader"), uids(p.targetUsers));
+    assertEquals(List.of(), uids(p.deleted), "the reader still uses a, a dependent: the cascade keeps it");
+    assertEquals(List.of("a"), p.kept.stream().map(k -> k.object().uid()).toList());
+    assertEquals(List.of("reader"), uids(p.kept.get(0).users()));
+    assertEquals(List.of("r"), uids(p.unsettled), "r waits for a (until its deadline)");
+    assertEquals(List.of("Widget/default/r is in use: its deletion would wait, with no deadline, before anything of it"
+            + " starts, until its user is gone or no longer names it (syncgc.dev/uses): ConfigMap/default/reader (alive)."
+            + " Then:",
+        "Deleting Widget/default/r (Synchronous, by annotation syncgc.dev/propagation) would delete 0 objects.",
+        "It would keep 1:",
+        "  Widget/default/a  in use by ConfigMap/default/reader (syncgc.dev/uses), which this deletion does not delete:"
+            + " its owner waits for it until the owner's deadline, and a Release deadline lets the owner go without it",
+        "Would stay marked as deleted: Widget/default/r"), text(p).subList(0, 5));
+
+    all.set(2, obj("reader").kind("v1", "ConfigMap").uses("widget/r").build());
+    Preview once = preview(r);
+    assertEquals(List.of("reader"), uids(once.targetUsers));
+    assertEquals(List.of("a", "r"), uids(once.deleted), "once the reader no longer names r");
+    assertTrue(once.kept.isEmpty() && once.unsettled.isEmpty(), once.kept + " " + once.unsettled);
+  }
+
+  @Test
+  void aDependentInUseFromOutsideStaysAndWhatIsBehindItIsNamed() {
+    ObjectMetadata r = root("r", "Synchronous");
+    add("x", "r");
+    add("y", "r");
+    put(obj("z").ownedBy("r").annotate(Names.DELETION_WAVE, "-1").build());
+    put(obj("c").uses("widget/x").build());
+
+    Preview p = preview(r);
+
+    assertEquals(List.of("y"), uids(p.deleted));
+    assertEquals(List.of("x"), p.kept.stream().map(k -> k.object().uid()).toList());
+    assertEquals(List.of("z"), uids(p.notReached), "wave -1 waits behind x, in wave 0");
+    assertEquals(List.of("r"), uids(p.unsettled));
+  }
+
+  @Test
+  void usersBeingDeletedArePlayedGoingFirstAndUsersThatUseEachOtherGoAsAUnit() {
+    ObjectMetadata r = root("r", "Synchronous");
+    add("a", "r");
+    put(obj("leaving").uses("widget/r").deleting().finalizers("example.com/hold").build());
+    Preview p = preview(r);
+    assertEquals(List.of("a", "r"), uids(p.deleted));
+    assertEquals(1, p.waitsForUsers.size());
+    assertEquals(List.of("leaving"), uids(p.waitsForUsers.get(0)));
+    assertTrue(p.afterUsers.isEmpty(), "a user outside the deletion is named with what waits for it, not in the order");
+    assertTrue(text(p).contains("Waits for users being deleted first, on Widget/default/r: Widget/default/leaving"
+        + " (to delete)"), text(p).toString());
+
+    all.clear();
+    ObjectMetadata v = put(obj("v").annotate(Names.PROPAGATION, "Synchronous").syncFinalizer().uses("widget/w").build());
+    put(obj("w").annotate(Names.PROPAGATION, "Synchronous").syncFinalizer().deleting().uses("widget/v").build());
+    Preview ring = preview(v);
+    assertEquals(List.of("v"), uids(ring.deleted));
+    assertEquals(1, ring.usersRings.size(), ring.usersRings.toString());
+    assertTrue(ring.waitsForUsers.isEmpty(), "w is not waited for: they go as a unit");
+    assertTrue(text(ring).contains("Users that use each other, released as a unit: Widget/default/v -> Widget/default/w"
+        + " -> Widget/default/v"), text(ring).toString());
+  }
+
+  private static List<String> text(Preview p) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+    new PreviewCommand().text(new dev.syncgc.cli.render.Output("text", out, out), p,
+        "annotation " + Names.PROPAGATION);
+    return bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+  }
 }
