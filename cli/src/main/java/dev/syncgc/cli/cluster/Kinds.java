@@ -82,7 +82,8 @@ public final class Kinds implements KindInfo {
     return new Read(out, usable);
   }
 
-  Kinds(List<Served> served) {
+  /** Kinds known already (tests, tools): those served with list. */
+  public Kinds(List<Served> served) {
     this.served.addAll(served);
     served.forEach(s -> usable.add(usable(s.kind())));
   }

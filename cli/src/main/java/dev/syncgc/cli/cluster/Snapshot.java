@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +66,14 @@ public final class Snapshot {
   private static Snapshot of(Cluster cluster, Kinds kinds, ObjectMetadata target) {
     LoadedPolicies loaded = LoadedPolicies.load(cluster.client);
     return new Snapshot(kinds, target, loaded, policies(cluster, loaded));
+  }
+
+  /** Objects already read, about {@code target} (null: everything), with no policy: for tests and tools. */
+  public static Snapshot of(Kinds kinds, ObjectMetadata target, Collection<ObjectMetadata> objects) {
+    Snapshot s = new Snapshot(kinds, target, new LoadedPolicies(List.of(), Map.of(), null),
+        new PolicyStore(ns -> Map.of(), List::of, () -> { }));
+    objects.forEach(o -> s.objects.put(o.uid(), o));
+    return s;
   }
 
   /** @param kindAndName {@code KIND/NAME}, as kubectl takes it (the commands turn {@code KIND NAME} into it) */

@@ -4,6 +4,7 @@ import dev.syncgc.cli.cluster.Snapshot;
 import dev.syncgc.cli.render.TreeView;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
@@ -26,8 +27,12 @@ final class Why {
     ObjectMetadata o = s.target;
     String name = Notes.name(o.ref());
     SettingsInForce settings = s.inForce(o);
+    DependencyGraph graph = s.graph();
     if (!o.beingDeleted()) {
       w.optIn(s, o, name, settings);
+      WhyUsage.add(w, graph, o);
+      w.lines.add("What deleting it would do: kubectl syncgc preview " + o.ref().kind().toLowerCase() + "/"
+          + o.ref().name() + (o.ref().namespace() == null ? "" : " -n " + o.ref().namespace()));
       return w;
     }
     w.lines.add(name + " is " + TreeView.state(o) + ", for " + TreeView.human(Duration.between(o.deletionTimestamp(), now))
@@ -39,35 +44,52 @@ final class Why {
       w.lines.add("  nothing: it goes as soon as its graceful deletion ends");
     }
     if (o.hasFinalizer(Names.FINALIZER)) {
-      String doing = syncgc(s, o, settings, now);
+      List<Step> steps = new DeletionPlanner(Duration.ofHours(1), Duration.ZERO).plan(graph, o, settings, now,
+          uid -> null, List.of(), s::inForce);
+      String doing = syncgc(o, settings, steps);
       w.lines.add("syncgc: " + doing);
       w.model.put("syncgc", doing);
+      List<String> held = WhyUsage.heldDependents(graph, o, steps);
+      held.forEach(h -> w.lines.add("in use: " + h));
+      if (!held.isEmpty()) {
+        w.model.put("dependentsInUse", held);
+      }
       String deadline = o.annotation(Names.DEADLINE);
-      if (deadline == null) {
+      boolean inUse = steps.get(0) instanceof Step.WaitForUsers;
+      w.model.put("inUse", inUse);
+      if (deadline == null && inUse) {
+        w.lines.add("deadline: none while it is in use (an in-use hold has none; its own deadline starts once the last"
+            + " user is gone)");
+      } else if (deadline == null) {
         w.lines.add("deadline: none recorded yet (syncgc has not started on it: is the operator running?)");
       } else {
         Duration left = Duration.between(now, Instant.parse(deadline));
         w.lines.add("deadline: " + deadline + (left.isNegative() ? " (passed " + TreeView.human(left.negated()) + " ago)"
-            : " (in " + TreeView.human(left) + ")") + ", on timeout: " + settings.onTimeout().value());
+            : " (in " + TreeView.human(left) + ")") + ", on timeout: " + settings.onTimeout().value()
+            + (inUse ? "; not applied while it is in use (an in-use hold has none)" : ""));
         w.model.put("deadline", deadline);
         w.model.put("secondsLeft", left.toSeconds());
       }
     }
+    WhyUsage.add(w, graph, o);
     return w;
   }
 
   /** What the operator's planner would do for the object now, in the words of its Events. */
-  private static String syncgc(Snapshot s, ObjectMetadata o, SettingsInForce settings, Instant now) {
+  private static String syncgc(ObjectMetadata o, SettingsInForce settings, List<Step> steps) {
     Propagation mode = settings.propagationOrBackground();
-    List<Step> steps = new DeletionPlanner(Duration.ofHours(1), Duration.ZERO).plan(s.graph(), o, settings, now,
-        uid -> null, List.of(), s::inForce);
     List<String> parts = new ArrayList<>();
     long deletes = steps.stream().filter(x -> x instanceof Step.DeleteDependent).count();
     if (deletes > 0) {
       parts.add("deleting " + deletes + " dependent" + (deletes == 1 ? "" : "s") + " now");
     }
     for (Step step : steps) {
-      if (step instanceof Step.Wait wait) {
+      if (step instanceof Step.WaitForUsers users) {
+        parts.add(users.message());
+      } else if (step instanceof Step.RingOfUsers ring) {
+        parts.add("its users use it back, all being deleted: released as a unit with them ("
+            + String.join(" -> ", ring.path().stream().map(Notes::name).toList()) + ", " + Names.USES + ")");
+      } else if (step instanceof Step.Wait wait) {
         parts.add(wait.message(o.annotation(Names.TIMED_OUT) != null));
       } else if (step instanceof Step.Release release) {
         parts.add("nothing left to wait for: it lets the object go (" + release.outcome().label() + ")");
@@ -103,8 +125,6 @@ final class Why {
     lines.add(name + " is alive; " + how + ".");
     lines.add("syncgc's finalizer: " + (has ? "present" : "absent")
         + (opted && !has ? " (the operator has not added it yet: is it running?)" : ""));
-    lines.add("What deleting it would do: kubectl syncgc preview " + o.ref().kind().toLowerCase() + "/" + o.ref().name()
-        + (o.ref().namespace() == null ? "" : " -n " + o.ref().namespace()));
     model.put("optedIn", opted);
     model.put("propagation", p.map(Propagation::value).orElse(null));
     model.put("by", annotation != null ? "annotation" : policy.map(n -> "policy " + n).orElse(null));

@@ -18,9 +18,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "why", mixinStandardHelpOptions = true,
-    description = "Why an object being deleted is still there (each finalizer and who holds it, the dependents"
-        + " syncgc waits for, the deadline, whether the operator runs), or, for an object not being deleted,"
-        + " whether and by what it is opted in.")
+    description = "Why an object being deleted is still there (each finalizer and who holds it, the users it waits"
+        + " for and the dependents syncgc waits for, the deadline, whether the operator runs), or, for an object not"
+        + " being deleted, whether and by what it is opted in; for both, its users (syncgc.dev/uses) and whether they"
+        + " hold it, and what it uses and holds up.")
 public final class WhyCommand extends ClusterCommand {
   @Parameters(arity = "1..2", paramLabel = Target.LABEL, description = "The object (e.g. widget/my-app or widget my-app).")
   List<String> target;
