@@ -87,7 +87,7 @@ class KubectlSyncgcUsesIT {
           + USES + "): " + user), "the words of the WaitingForUsers Event: " + why.stdout());
       assertTrue(why.stdout().contains("deadline: none while it is in use"), why.stdout());
       ProcessRunner.Result whyUser = KubectlSyncgc.run("why", "configmap/reader", "-n", ns.name()).assertOk();
-      assertTrue(whyUser.stdout().contains("Uses (" + USES + "):\n  Widget/store  marked as deleted: held: it waits"
+      assertTrue(whyUser.stdout().contains("Uses (" + USES + "):\n  Widget/store  marked as deleted; held: it waits"
           + " for this to be gone (or no longer name it)"), whyUser.stdout());
 
       JsonNode status = JSON.readTree(KubectlSyncgc.run("status", "-n", ns.name(), "-o", "json").assertOk().stdout());

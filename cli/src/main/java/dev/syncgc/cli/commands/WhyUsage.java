@@ -39,7 +39,7 @@ final class WhyUsage {
       List<Map<String, Object>> model = new ArrayList<>();
       for (UsageView.Link l : uses) {
         String effect = effect(graph, o, l);
-        w.lines.add("  " + l.text(o).substring(UsageView.USES.length()) + (effect == null ? "" : ": " + effect));
+        w.lines.add("  " + l.text(o).substring(UsageView.USES.length()) + (effect == null ? "" : "; " + effect));
         Map<String, Object> m = new LinkedHashMap<>(l.model());
         if (effect != null) {
           m.put("effect", effect);

@@ -62,7 +62,7 @@ class WhyTest {
     int uses = lines.indexOf("Uses (syncgc.dev/uses):");
     assertEquals(List.of(
         "Uses (syncgc.dev/uses):",
-        "  Widget/db  marked as deleted: held: it waits for this to be gone (or no longer name it)",
+        "  Widget/db  marked as deleted; held: it waits for this to be gone (or no longer name it)",
         "  nothing: \"cm/settings\": the server has no kind \"cm\" (see kubectl api-resources)",
         "  ConfigMap/later  not there (yet)",
         "What deleting it would do: kubectl syncgc preview configmap/reader -n default"),
