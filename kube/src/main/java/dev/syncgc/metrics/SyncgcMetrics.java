@@ -32,18 +32,9 @@ public final class SyncgcMetrics {
     unseenFound = Counter.builder("syncgc.freshness.unseen.objects")
         .description("Objects the freshness check found by LIST before the watch delivered them")
         .register(registry);
-    duration = Timer.builder("syncgc.deletion.duration")
-        .description("From the owner's deletion to the release of its finalizer")
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(10))
-        .maximumExpectedValue(Duration.ofHours(2))
-        .register(registry);
-    inUseHold = Timer.builder("syncgc.in.use.hold.duration")
-        .description("How long a used object under deletion waited for its users (syncgc.dev/uses)")
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(10))
-        .maximumExpectedValue(Duration.ofHours(2))
-        .register(registry);
+    duration = timer("syncgc.deletion.duration", "From the owner's deletion to the release of its finalizer");
+    inUseHold = timer("syncgc.in.use.hold.duration",
+        "How long a used object under deletion waited for its users (syncgc.dev/uses)");
     for (Outcome o : Outcome.values()) {
       finishedCounter(o);
     }
@@ -79,6 +70,12 @@ public final class SyncgcMetrics {
 
   public void inUseHeld(Duration held) {
     inUseHold.record(held);
+  }
+
+  /** A histogram of durations from 10 ms to 2 h, the range of a deletion. */
+  private Timer timer(String name, String description) {
+    return Timer.builder(name).description(description).publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(10)).maximumExpectedValue(Duration.ofHours(2)).register(registry);
   }
 
   private Counter finishedCounter(Outcome outcome) {

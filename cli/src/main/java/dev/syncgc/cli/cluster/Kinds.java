@@ -73,7 +73,7 @@ public final class Kinds implements KindInfo {
         continue; // a subresource
       }
       TrackedKind k = new TrackedKind(group, version, r.getKind(), r.getName(), Boolean.TRUE.equals(r.getNamespaced()));
-      usable.add(usable(k));
+      usable.add(usable(k, r.getShortNames() == null ? List.of() : r.getShortNames()));
       if (r.getVerbs() != null && r.getVerbs().contains("list")) {
         out.add(new Served(k, r.getShortNames() == null ? List.of() : r.getShortNames(),
             r.getVerbs().containsAll(TRACKED_VERBS) && !EVENTS.contains(k.groupKind())));
@@ -85,11 +85,11 @@ public final class Kinds implements KindInfo {
   /** Kinds known already (tests, tools): those served with list. */
   public Kinds(List<Served> served) {
     this.served.addAll(served);
-    served.forEach(s -> usable.add(usable(s.kind())));
+    served.forEach(s -> usable.add(usable(s.kind(), s.shortNames())));
   }
 
-  private static KindNames.NamedKind usable(TrackedKind k) {
-    return new KindNames.NamedKind(k.group(), k.kind(), k.plural(), List.of(), k.namespaced());
+  private static KindNames.NamedKind usable(TrackedKind k, List<String> shortNames) {
+    return new KindNames.NamedKind(k.group(), k.kind(), k.plural(), shortNames, k.namespaced());
   }
 
   /** The kinds the operator tracks, so the kinds a snapshot lists. */
@@ -144,8 +144,7 @@ public final class Kinds implements KindInfo {
 
   /**
    * For the graph: what a user's {@code syncgc.dev/uses} names, as the operator resolves it (its
-   * {@code LiveKindInfo}): among every kind served, by kind or resource name, without short names
-   * ({@code cm/x} names nothing there, so it names nothing here either).
+   * {@code LiveKindInfo}): among every kind served, by kind, resource or short name.
    */
   @Override
   public KindNames.Resolution resolve(String name) {

@@ -46,11 +46,11 @@ class KindsTest {
   }
 
   @Test
-  void usesAreResolvedAsTheOperatorResolvesThemWithoutShortNamesAlsoForAKindThatCouldNotBeListed() {
+  void usesAreResolvedAsTheOperatorResolvesThemShortNamesTooAlsoForAKindThatCouldNotBeListed() {
     assertEquals(WIDGET.groupKind(), kinds.resolve("Widgets").kind().groupKind());
     assertEquals(WIDGET, kinds.named("wd"), "an argument is named as kubectl takes it, short names too");
-    assertEquals("the server has no kind \"wd\" (see kubectl api-resources)", kinds.resolve("wd").error(),
-        "the operator resolves syncgc.dev/uses without short names: wd/x protects nothing there, nor here");
+    assertEquals(WIDGET.groupKind(), kinds.resolve("wd").kind().groupKind(),
+        "the operator resolves syncgc.dev/uses with kubectl's short names too: wd/x names a Widget there and here");
     KindInfo notListed = kinds.except(List.of(WIDGET));
     assertEquals(WIDGET.groupKind(), notListed.resolve("widget").kind().groupKind(),
         "a kind that could not be listed is still a kind: its objects are only not seen");

@@ -37,7 +37,7 @@ class WhyTest {
   void anObjectHeldInUseSaysSoNamesItsUsersAndHasNoDeadlineAndItsUserSaysWhatItHoldsUp() {
     ObjectMetadata db = put(obj("db").annotate(Names.PROPAGATION, "Synchronous").syncFinalizer().deleting().build());
     put(obj("cache").ownedBy("db").build());
-    ObjectMetadata reader = put(obj("reader").kind("v1", "ConfigMap").uses("widget/db, cm/settings, configmap/later")
+    ObjectMetadata reader = put(obj("reader").kind("v1", "ConfigMap").uses("widget/db, nosuchkind/settings, configmap/later")
         .build());
 
     Why held = why(db);
@@ -63,7 +63,7 @@ class WhyTest {
     assertEquals(List.of(
         "Uses (syncgc.dev/uses):",
         "  Widget/db  marked as deleted; held: it waits for this to be gone (or no longer name it)",
-        "  nothing: \"cm/settings\": the server has no kind \"cm\" (see kubectl api-resources)",
+        "  nothing: \"nosuchkind/settings\": the server has no kind \"nosuchkind\" (see kubectl api-resources)",
         "  ConfigMap/later  not there (yet)",
         "What deleting it would do: kubectl syncgc preview configmap/reader -n default"),
         lines.subList(uses, lines.size()), String.join("\n", lines));

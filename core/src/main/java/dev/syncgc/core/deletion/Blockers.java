@@ -6,6 +6,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** The dependents an owner still waits for, named with why each is still there, for Events. */
 final class Blockers {
@@ -30,7 +31,15 @@ final class Blockers {
     if (failure != null) {
       reasons.add(failure);
     }
+    List<ObjectMetadata> users = InUse.users(graph, d);
+    if (!users.isEmpty()) { // SPEC "In use": it waits for its users first
+      reasons.add("in use by " + users.stream().limit(3).map(u -> u.ref().toString()).collect(Collectors.joining(", "))
+          + (users.size() > 3 ? " and " + (users.size() - 3) + " more" : "") + " (" + Names.USES + ")");
+    }
     if (!d.beingDeleted()) {
+      if (!users.isEmpty()) {
+        return String.join("; ", reasons);
+      }
       reasons.add(failure == null ? "deletion requested" : "not deleted");
       return String.join("; ", reasons);
     }

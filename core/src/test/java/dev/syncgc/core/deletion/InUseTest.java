@@ -165,6 +165,8 @@ class InUseTest {
     assertEquals(Set.of(), deleted(steps));
     Step.Wait wait = assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
     assertEquals("x", wait.blockers().get(0).ref().uid());
+    assertEquals("in use by Widget/default/outside (syncgc.dev/uses)", wait.blockers().get(0).why(),
+        "the WaitingForDependents Event says why it is not deleted");
 
     DependencyGraph late = graphOf(owner("o").deadline(NOW.minusSeconds(1)).build(), obj("x").ownedBy("o").build(),
         obj("outside").uses("widget/x").build());
