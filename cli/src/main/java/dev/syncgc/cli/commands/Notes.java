@@ -69,15 +69,7 @@ final class Notes {
   }
 
   static Map<String, Object> ref(ObjectRef r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("apiVersion", r.apiVersion());
-    m.put("kind", r.kind());
-    if (r.namespace() != null) {
-      m.put("namespace", r.namespace());
-    }
-    m.put("name", r.name());
-    m.put("uid", r.uid());
-    return m;
+    return dev.syncgc.cli.render.UsageView.ref(r);
   }
 
   static String name(ObjectRef r) {

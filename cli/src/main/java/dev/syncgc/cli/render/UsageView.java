@@ -45,14 +45,7 @@ public final class UsageView {
     public Map<String, Object> model() {
       Map<String, Object> m = new LinkedHashMap<>();
       if (other != null) {
-        ObjectRef r = other.ref();
-        m.put("apiVersion", r.apiVersion());
-        m.put("kind", r.kind());
-        if (r.namespace() != null) {
-          m.put("namespace", r.namespace());
-        }
-        m.put("name", r.name());
-        m.put("uid", r.uid());
+        m.putAll(ref(other.ref()));
         m.put("state", TreeView.state(other));
       } else if (use.valid()) {
         m.put("group", use.group());
@@ -111,5 +104,18 @@ public final class UsageView {
   static String name(ObjectRef r, ObjectMetadata from) {
     return Objects.equals(r.namespace(), from.ref().namespace()) || r.namespace() == null
         ? r.kind() + "/" + r.name() : r.kind() + "/" + r.namespace() + "/" + r.name();
+  }
+
+  /** An object's identity as the JSON and YAML outputs name it. */
+  public static Map<String, Object> ref(ObjectRef r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("apiVersion", r.apiVersion());
+    m.put("kind", r.kind());
+    if (r.namespace() != null) {
+      m.put("namespace", r.namespace());
+    }
+    m.put("name", r.name());
+    m.put("uid", r.uid());
+    return m;
   }
 }
