@@ -345,10 +345,7 @@ stop_one() { # name: stop what its pid file names, if it is still that program
   [[ -f $PIDS/$name.pid ]] || return 0
   local pid; pid=$(cat "$PIDS/$name.pid")
   if running "$name"; then
-    kill "$pid" 2>/dev/null || true
-    local deadline=$((SECONDS + 20))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-    kill -9 "$pid" 2>/dev/null || true
+    terminate "$pid"
     log "stopped $name (pid $pid)"
   fi
   rm -f "$PIDS/$name.pid"

@@ -65,3 +65,12 @@ missing_capabilities() {
     (( (bounding >> i) & 1 )) || echo "CAP_${CAPS[i]}"
   done
 }
+
+# Stops a process: TERM, up to 20 s for it to exit, then KILL.
+terminate() { # pid
+  local pid=$1
+  kill "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + 20))
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+  kill -9 "$pid" 2>/dev/null || true
+}

@@ -102,10 +102,7 @@ operator_stop() {
   [[ -f $OPERATOR_PID_FILE ]] || return 0
   local pid; pid=$(cat "$OPERATOR_PID_FILE")
   if kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q syncgc-operator.jar; then
-    kill "$pid" 2>/dev/null || true
-    local deadline=$((SECONDS + 20))
-    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-    kill -9 "$pid" 2>/dev/null || true
+    terminate "$pid"
     log "stopped the operator (pid $pid)"
   fi
   rm -f "$OPERATOR_PID_FILE"
