@@ -141,7 +141,7 @@ bench-plot: ## draw docs/benchmarks.png from docs/benchmarks.csv
 clean:
 	$(MVN) -q clean
 
-# --- release artifacts (README, "Install": publishing them)
+# --- release artifacts (docs/usage.md, "Publishing a release")
 .PHONY: dist dist-check dist-image
 VERSION ?= $(shell sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\} *$$/\1/p' helm/syncgc/Chart.yaml)
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)

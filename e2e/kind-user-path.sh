@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A user's first hour on kind, from the release artifacts only (README, "Install"), checked step by step:
+# A user's first hour on kind, from the release artifacts only (docs/usage.md, "Install"), checked step by step:
 #   make dist + make dist-image -> kind load -> helm install of dist/syncgc-<version>.tgz (only the
 #   image repository set) -> helm test -> the kubectl plugin unpacked from the krew archive as krew
 #   would (sha256 of the manifest checked) -> two trees of 1,000 dependents deleted with

@@ -73,7 +73,7 @@ class HelmChartIT {
 
   /**
    * {@code helm template} without a cluster assumes Kubernetes v1.20.0, which the chart's
-   * {@code kubeVersion} refuses before any template renders: the README and Chart.yaml tell users
+   * {@code kubeVersion} refuses before any template renders: docs/usage.md and Chart.yaml tell users
    * to pass {@code --kube-version}, which every render in this class does ({@link Helm#template}).
    */
   @Test

@@ -79,7 +79,7 @@ class UninstallIT {
       return c;
     });
     // blockOwnerDeletion, as controllers set it: the built-in collector's foreground deletion promises
-    // order only for blocking dependents (README, Uninstall). A non-blocking one stays for as long as
+    // order only for blocking dependents (docs/usage.md, Uninstall). A non-blocking one stays for as long as
     // another finalizer holds the owner whenever the collector's worker for the owner removes
     // foregroundDeletion before its worker for the dependent read the owner (processDeletingDependentsItem):
     // without this flag the test failed in CI once, the child still there after 60 s
