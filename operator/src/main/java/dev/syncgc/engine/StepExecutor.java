@@ -81,7 +81,7 @@ final class StepExecutor {
       String why = leading.get();
       return why != null ? why : check.ownerStopped(owner);
     };
-    holds.endUnless(steps.get(0) instanceof Step.WaitForUsers, owner, reporter::usersGone); // may start now
+    holds.endUnless(!steps.isEmpty() && steps.get(0) instanceof Step.WaitForUsers, owner, reporter::usersGone);
     for (Step step : steps) {
       if (step instanceof Step.WaitForUsers users) {
         reporter.waitingForUsers(owner, users, holds.hold(owner));
