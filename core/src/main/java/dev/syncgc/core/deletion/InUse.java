@@ -2,6 +2,7 @@ package dev.syncgc.core.deletion;
 
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
@@ -53,7 +54,9 @@ public final class InUse {
     if (users.isEmpty()) {
       return Hold.NONE;
     }
-    return new Hold(users, ring(graph, used, going));
+    // a ring through it ends with it using the last one: one that uses nothing is in none
+    boolean mayBeInARing = used.annotation(Names.USES) != null;
+    return new Hold(users, mayBeInARing ? ring(graph, used, going) : List.of());
   }
 
   /**

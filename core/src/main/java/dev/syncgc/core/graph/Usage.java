@@ -23,6 +23,7 @@ import java.util.function.Function;
  */
 final class Usage {
   private final Map<String, Set<String>> usersByName = new HashMap<>();
+  private final Map<String, Uses> parsed = new HashMap<>(); // user uid -> its annotation, read once
 
   /** An object changed from {@code before} (null: new) to {@code after} (null: gone). */
   void update(ObjectMetadata before, ObjectMetadata after) {
@@ -32,13 +33,19 @@ final class Usage {
       return;
     }
     String uid = before != null ? before.uid() : after.uid();
+    Uses now = Uses.parse(is);
+    if (now.named().isEmpty()) {
+      parsed.remove(uid);
+    } else {
+      parsed.put(uid, now);
+    }
     for (String name : Uses.parse(was).names()) {
       Set<String> users = usersByName.get(name);
       if (users != null && users.remove(uid) && users.isEmpty()) {
         usersByName.remove(name);
       }
     }
-    for (String name : Uses.parse(is).names()) {
+    for (String name : now.names()) {
       usersByName.computeIfAbsent(name, k -> new HashSet<>(2)).add(uid);
     }
   }
@@ -55,9 +62,12 @@ final class Usage {
   /** The observed objects that use {@code used} now, in a stable order. */
   List<ObjectMetadata> usersOf(ObjectMetadata used, KindInfo kinds, Function<String, ObjectMetadata> observed) {
     List<ObjectMetadata> users = new ArrayList<>();
-    for (String uid : candidates(used.ref().name())) {
+    String name = used.ref().name();
+    for (String uid : candidates(name)) {
       ObjectMetadata user = observed.apply(uid);
-      if (user != null && Use.of(user, kinds::resolve).stream().anyMatch(u -> u.is(used.ref()))) {
+      Uses uses = parsed.get(uid);
+      if (user != null && uses != null && uses.named().stream()
+          .anyMatch(n -> n.name().equals(name) && Use.resolve(user, n, kinds::resolve).is(used.ref()))) {
         users.add(user);
       }
     }

@@ -36,18 +36,23 @@ public record Use(String group, String kind, String namespace, String name, Stri
       all.add(new Use(null, null, null, null, error));
     }
     for (Uses.Named named : uses.named()) {
-      KindNames.Resolution r = resolve.apply(named.kind());
-      if (!r.found()) {
-        all.add(new Use(null, null, null, named.name(), "\"" + named + "\": " + r.error()));
-      } else if (r.kind().namespaced() && user.ref().namespace() == null) {
-        all.add(new Use(null, null, null, named.name(), "\"" + named + "\": " + r.kind().kind()
-            + " is namespaced and " + user.ref().kind() + " is cluster-scoped: it cannot name one"));
-      } else {
-        all.add(new Use(r.kind().group(), r.kind().kind(), r.kind().namespaced() ? user.ref().namespace() : null,
-            named.name(), null));
-      }
+      all.add(resolve(user, named, resolve));
     }
     return all;
+  }
+
+  /** One well-formed entry of {@code user}'s annotation, its kind resolved now. */
+  public static Use resolve(ObjectMetadata user, Uses.Named named, Function<String, KindNames.Resolution> resolve) {
+    KindNames.Resolution r = resolve.apply(named.kind());
+    if (!r.found()) {
+      return new Use(null, null, null, named.name(), "\"" + named + "\": " + r.error());
+    }
+    if (r.kind().namespaced() && user.ref().namespace() == null) {
+      return new Use(null, null, null, named.name(), "\"" + named + "\": " + r.kind().kind()
+          + " is namespaced and " + user.ref().kind() + " is cluster-scoped: it cannot name one");
+    }
+    return new Use(r.kind().group(), r.kind().kind(), r.kind().namespaced() ? user.ref().namespace() : null,
+        named.name(), null);
   }
 
   @Override
