@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
         + "interleaved; prints median and min-max and the ratio of the two.")
 final class InUseCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(InUseCommand.class);
-  static final List<String> HEADER = List.of("variant", "repetition", "owners", "dependents", "objects", "seconds",
+  static final List<String> HEADER = List.of("variant", "repetition", "owners", "dependents", "objects", "seconds", "owner_median_seconds", "owner_p90_seconds",
       "cpu_seconds", "api_requests", "requests_by_verb", "peak_heap_bytes", "live_heap_bytes", "heap_bytes",
       "create_seconds", "drain_seconds", "load1", "order_violations", "invalid_annotations", "events_by_reason", "leftover", "outcome");
   static final String PLAIN = "plain";
@@ -56,6 +56,11 @@ final class InUseCommand implements Callable<Integer> {
   @Option(names = "--repetitions", defaultValue = "3",
       description = "Repetitions; each runs both variants, in alternating order (default: ${DEFAULT-VALUE}).")
   int repetitions;
+
+  @Option(names = "--variants", split = ",", defaultValue = "plain,uses",
+      description = "The variants each repetition runs: plain (no edges), uses (the chain), or both, alternating "
+          + "their order (default: ${DEFAULT-VALUE}); one alone, e.g. to profile it.")
+  List<String> variants;
 
   @Option(names = "--warm-up", split = ",", defaultValue = "plain,uses",
       description = "Untimed cascades of the same size the operator runs first (its JIT at work), by variant; "
@@ -79,6 +84,9 @@ final class InUseCommand implements Callable<Integer> {
       description = "Every run, one row each (default: ${DEFAULT-VALUE}); docs/benchmarks.md is not rewritten.")
   Path out;
 
+  @Option(names = "--summary-of", description = "Only print the summary of an earlier run's CSV; nothing is run.")
+  Path summaryOf;
+
   private final Csv csv = new Csv(HEADER);
   private final long begun = System.nanoTime();
   private final AtomicInteger attempts = new AtomicInteger();
@@ -86,6 +94,11 @@ final class InUseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (summaryOf != null) {
+      System.out.println(summary(Csv.read(summaryOf).orElseThrow(() -> new IllegalArgumentException(
+          "no results in " + summaryOf))));
+      return 0;
+    }
     if (owners < 1 || dependents < 2 || repetitions < 1) {
       throw new IllegalArgumentException("give --owners >= 1, --dependents >= 2 (a chain needs two) and "
           + "--repetitions >= 1");
@@ -100,7 +113,8 @@ final class InUseCommand implements Callable<Integer> {
       csv.meta.put("owners", Integer.toString(owners));
       csv.meta.put("dependents", Integer.toString(dependents));
       csv.meta.put("repetitions", Integer.toString(repetitions));
-      csv.meta.put("warm_up", String.join(" ", warmUps()));
+      csv.meta.put("variants", String.join(" ", variants(variants)));
+      csv.meta.put("warm_up", String.join(" ", variants(warmUp)));
       csv.meta.put("operator_args", String.join(" ", operatorArgs));
       csv.meta.put("operator_heap", opts.operatorHeap);
       csv.meta.put("settle", settleMs + " ms + 0.5 ms per object");
@@ -117,11 +131,14 @@ final class InUseCommand implements Callable<Integer> {
       syncgc.start(operatorArgs);
       syncgc.awaitReady(Duration.ofMinutes(5));
       try {
-        for (String variant : warmUps()) {
+        for (String variant : variants(warmUp)) {
           runOne(cluster, pool, syncgc, variant, 0);
         }
         for (int rep = 1; rep <= repetitions; rep++) {
-          List<String> order = rep % 2 == 1 ? List.of(PLAIN, USES) : List.of(USES, PLAIN);
+          List<String> order = new ArrayList<>(variants(variants));
+          if (rep % 2 == 0) {
+            java.util.Collections.reverse(order);
+          }
           for (String variant : order) {
             csv.add(runOne(cluster, pool, syncgc, variant, rep));
           }
@@ -139,15 +156,15 @@ final class InUseCommand implements Callable<Integer> {
     return 0;
   }
 
-  private List<String> warmUps() {
+  private static List<String> variants(List<String> given) {
     List<String> out = new ArrayList<>();
-    for (String w : warmUp) {
+    for (String w : given) {
       String v = w.trim();
       if (v.isEmpty() || v.equals("none")) {
         continue;
       }
       if (!v.equals(PLAIN) && !v.equals(USES)) {
-        throw new IllegalArgumentException("--warm-up takes plain, uses or none, not '" + v + "'");
+        throw new IllegalArgumentException("variants are plain, uses or none, not '" + v + "'");
       }
       out.add(v);
     }
@@ -180,13 +197,15 @@ final class InUseCommand implements Callable<Integer> {
 
     String load = Machine.load().split(" ")[0];
     Map<String, Integer> order = new ConcurrentHashMap<>();
+    List<Double> ownerSeconds = java.util.Collections.synchronizedList(new ArrayList<>());
     double seconds;
     String before = syncgc.metrics();
     long gcMark = syncgc.gcMark();
     String outcome = "ok";
-    try (DeletionWatch watch = new DeletionWatch(cluster, ns, objects, order)) {
+    try (DeletionWatch watch = new DeletionWatch(cluster, ns, objects, order, ownerSeconds)) {
       watch.awaitListed();
       long start = System.nanoTime();
+      watch.start(start);
       pool.map(owners, k -> cluster.api.delete(ns, UsageChain.owner(k), ownerUids.get(k), "Background"));
       seconds = watch.awaitAllGone(start, Duration.ofSeconds(runTimeoutSeconds));
     } catch (RuntimeException e) {
@@ -213,10 +232,14 @@ final class InUseCommand implements Callable<Integer> {
     int violations = UsageChain.violations(order, owners, dependents);
     String events = eventsByReason(cluster, ns);
     deleteAndWait(cluster, ns);
-    log.info("{} {} ({} objects, created in {}): {}, CPU {}, {} requests ({}), heap peak {} (after GC at most {}), "
+    List<Double> owned = new ArrayList<>(ownerSeconds);
+    java.util.Collections.sort(owned);
+    double ownerMedian = Stats.of(owned).median();
+    double ownerP90 = owned.isEmpty() ? Double.NaN : owned.get(Math.min(owned.size() - 1, (int) (owned.size() * 0.9)));
+    log.info("{} {} ({} objects, created in {}): {} (owners gone: median {}, p90 {}), CPU {}, {} requests ({}), heap peak {} (after GC at most {}), "
             + "{} of {} chain pairs deleted used-first, Events {}, quiet after {}{}{}  [{} s elapsed]",
         rep == 0 ? "warm-up" : "r" + rep, variant, Fmt.count(objects), Fmt.seconds(createSeconds),
-        Fmt.seconds(seconds), Fmt.seconds(cpu), Fmt.count(requests), byVerb, Fmt.mib(peak.beforeBytes()),
+        Fmt.seconds(seconds), Fmt.seconds(ownerMedian), Fmt.seconds(ownerP90), Fmt.seconds(cpu), Fmt.count(requests), byVerb, Fmt.mib(peak.beforeBytes()),
         Fmt.mib(peak.afterBytes()), violations, owners * (dependents - 1), events, Fmt.seconds(drainSeconds),
         invalid > 0 ? ", " + Math.round(invalid) + " InvalidAnnotation" : "",
         leftover > 0 ? ", " + leftover + " objects LEFT" : "", Math.round((System.nanoTime() - begun) / 1e9));
@@ -230,6 +253,8 @@ final class InUseCommand implements Callable<Integer> {
     row.put("dependents", dependents);
     row.put("objects", objects);
     row.put("seconds", Fmt.plain(seconds, 3));
+    row.put("owner_median_seconds", Fmt.plain(ownerMedian, 3));
+    row.put("owner_p90_seconds", Fmt.plain(ownerP90, 3));
     row.put("cpu_seconds", Fmt.plain(cpu, 3));
     row.put("api_requests", Fmt.plain(requests, 0));
     row.put("requests_by_verb", byVerb);
@@ -341,9 +366,11 @@ final class InUseCommand implements Callable<Integer> {
     private final CountDownLatch gone;
     private final AtomicInteger sequence = new AtomicInteger();
     private final AtomicLong lastNanos = new AtomicLong();
+    private volatile long startNanos;
     private final Watch watch;
 
-    DeletionWatch(Cluster cluster, String ns, int objects, Map<String, Integer> order) {
+    /** @param ownerSeconds gets, for each owner, the seconds from {@link #start} until its DELETED event */
+    DeletionWatch(Cluster cluster, String ns, int objects, Map<String, Integer> order, List<Double> ownerSeconds) {
       this.cluster = cluster;
       this.ns = ns;
       this.objects = objects;
@@ -360,6 +387,9 @@ final class InUseCommand implements Callable<Integer> {
               } else if (action == Action.DELETED
                   && order.putIfAbsent(r.getMetadata().getName(), sequence.getAndIncrement()) == null) {
                 lastNanos.set(now);
+                if (!r.getMetadata().getName().contains("-d-")) {
+                  ownerSeconds.add((now - startNanos) / 1e9);
+                }
                 gone.countDown();
               }
             }
@@ -371,6 +401,10 @@ final class InUseCommand implements Callable<Integer> {
               }
             }
           });
+    }
+
+    void start(long nanos) {
+      startNanos = nanos;
     }
 
     void awaitListed() throws InterruptedException {
@@ -407,24 +441,28 @@ final class InUseCommand implements Callable<Integer> {
   static String summary(Csv csv) {
     Map<String, Map<String, List<Double>>> by = new LinkedHashMap<>();
     Map<Integer, Map<String, Double>> paired = new TreeMap<>();
+    Map<Integer, Map<String, Double>> pairedCpu = new TreeMap<>();
     for (Map<String, String> row : csv.rows) {
       String v = row.get("variant");
       Map<String, List<Double>> m = by.computeIfAbsent(v, k -> new LinkedHashMap<>());
-      for (String f : List.of("seconds", "cpu_seconds", "api_requests", "peak_heap_bytes", "live_heap_bytes",
+      for (String f : List.of("seconds", "owner_median_seconds", "cpu_seconds", "api_requests", "peak_heap_bytes", "live_heap_bytes",
           "heap_bytes")) {
         m.computeIfAbsent(f, k -> new ArrayList<>()).add(Csv.number(row, f));
       }
       paired.computeIfAbsent((int) Csv.number(row, "repetition"), k -> new LinkedHashMap<>())
           .put(v, Csv.number(row, "seconds"));
+      pairedCpu.computeIfAbsent((int) Csv.number(row, "repetition"), k -> new LinkedHashMap<>())
+          .put(v, Csv.number(row, "cpu_seconds"));
     }
     StringBuilder out = new StringBuilder();
     out.append(String.format(Locale.ROOT, "%s owners x %s dependents, %s repetitions, median (min-max):%n",
         csv.meta.get("owners"), csv.meta.get("dependents"), csv.meta.get("repetitions")));
-    out.append("| variant | seconds until all gone | operator CPU s | API requests | peak heap | live heap "
-        + "(max after GC) | heap after full GC |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    out.append("| variant | seconds until all gone | owner gone, median of owners | operator CPU s | API requests | peak heap | live heap "
+        + "(max after GC) | heap after full GC |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (var e : by.entrySet()) {
       Map<String, List<Double>> m = e.getValue();
       out.append("| ").append(e.getKey()).append(" | ").append(Fmt.stats(Stats.of(m.get("seconds"))))
+          .append(" | ").append(Fmt.stats(Stats.of(m.get("owner_median_seconds"))))
           .append(" | ").append(Fmt.stats(Stats.of(m.get("cpu_seconds"))))
           .append(" | ").append(Fmt.count(Stats.of(m.get("api_requests")).median()))
           .append(" | ").append(mibs(Stats.of(m.get("peak_heap_bytes"))))
@@ -435,16 +473,12 @@ final class InUseCommand implements Callable<Integer> {
       double t = Stats.of(by.get(USES).get("seconds")).median() / Stats.of(by.get(PLAIN).get("seconds")).median();
       double c = Stats.of(by.get(USES).get("cpu_seconds")).median()
           / Stats.of(by.get(PLAIN).get("cpu_seconds")).median();
-      List<Double> ratios = new ArrayList<>();
-      paired.values().forEach(p -> {
-        if (p.containsKey(PLAIN) && p.containsKey(USES)) {
-          ratios.add(p.get(USES) / p.get(PLAIN));
-        }
-      });
-      Stats r = Stats.of(ratios);
+      Stats r = pairedRatios(paired);
+      Stats rc = pairedRatios(pairedCpu);
       out.append(String.format(Locale.ROOT, "%nuses / plain: time %s (medians), %s (median of the %d paired "
-              + "repetitions; %s-%s); CPU %s (medians)%n", Fmt.ratio(t), Fmt.ratio(r.median()), r.count(),
-          Fmt.ratio(r.min()), Fmt.ratio(r.max()), Fmt.ratio(c)));
+              + "repetitions; %s-%s); CPU %s (medians), %s (paired; %s-%s)%n", Fmt.ratio(t), Fmt.ratio(r.median()),
+          r.count(), Fmt.ratio(r.min()), Fmt.ratio(r.max()), Fmt.ratio(c), Fmt.ratio(rc.median()),
+          Fmt.ratio(rc.min()), Fmt.ratio(rc.max())));
     }
     out.append("\n| repetition | variant | seconds | CPU s | requests (by verb) | peak heap | chain pairs deleted "
         + "used-first | load1 |\n|---:|---|---:|---:|---|---:|---:|---:|\n");
@@ -459,6 +493,16 @@ final class InUseCommand implements Callable<Integer> {
           .append(" | ").append(row.get("load1")).append(" |\n");
     }
     return out.toString();
+  }
+
+  private static Stats pairedRatios(Map<Integer, Map<String, Double>> paired) {
+    List<Double> ratios = new ArrayList<>();
+    paired.values().forEach(p -> {
+      if (p.containsKey(PLAIN) && p.containsKey(USES)) {
+        ratios.add(p.get(USES) / p.get(PLAIN));
+      }
+    });
+    return Stats.of(ratios);
   }
 
   private static String mibs(Stats s) {
