@@ -34,12 +34,8 @@ final class Usage {
     }
     String uid = before != null ? before.uid() : after.uid();
     Uses now = Uses.parse(is);
-    if (now.named().isEmpty()) {
-      parsed.remove(uid);
-    } else {
-      parsed.put(uid, now);
-    }
-    for (String name : Uses.parse(was).names()) {
+    Uses old = now.named().isEmpty() ? parsed.remove(uid) : parsed.put(uid, now); // was, as read then
+    for (String name : old == null ? List.<String>of() : old.names()) {
       Set<String> users = usersByName.get(name);
       if (users != null && users.remove(uid) && users.isEmpty()) {
         usersByName.remove(name);
