@@ -41,7 +41,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
 
   private final DependencyGraph graph;
   private final Discovery discovery;
-  private final ObjectStates states = new ObjectStates();
+  private final ObjectStates states;
   private final InUseHolds holds;
   private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
   private final Reflectors reflectors;
@@ -72,6 +72,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.holds = new InUseHolds(System::nanoTime, clock);
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));
+    this.states = new ObjectStates(uid -> graph.get(uid) != null);
     this.barrier = new FreshnessBarrier(reads::listMetadata, reflectors::deliveredUpTo, settings.namespaces(),
         graph::knows, this::upserted, metrics::unseenFound, System::nanoTime, listPool, states);
     DeletionReporter reporter = new DeletionReporter(events, metrics, clock, settings.waitingEventInterval(),

@@ -102,7 +102,7 @@ final class FreshnessBarrier {
 
   /** The graph saw this object being deleted (the first time counts). */
   void deletionSeen(ObjectMetadata object) {
-    seenAt(states.of(object.uid()), object.resourceVersion());
+    seenAt(states.arriving(object.uid()), object.resourceVersion());
   }
 
   /**

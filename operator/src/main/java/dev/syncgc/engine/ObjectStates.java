@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * What the engine keeps about objects beyond the graph: one {@link State} per object that has any,
@@ -39,9 +40,37 @@ final class ObjectStates {
   }
 
   private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+  /** Whether the graph holds the object: a record is kept only for one it holds. */
+  private final Predicate<String> tracked;
 
-  /** The object's record, created if it has none. */
+  /** Records for any object (tests of one part). */
+  ObjectStates() {
+    this(uid -> true);
+  }
+
+  ObjectStates(Predicate<String> tracked) {
+    this.tracked = tracked;
+  }
+
+  /**
+   * The object's record, created if it has none. A worker often writes after its call returns, when
+   * the object may be gone and forgotten already: for an object the graph no longer holds the record
+   * is not kept (what is written to it goes with the object). The graph drops an object before
+   * {@link #forget}, so a record created as it goes is removed by one or the other.
+   */
   State of(String uid) {
+    State state = states.computeIfAbsent(uid, k -> new State());
+    if (!tracked.test(uid)) {
+      states.remove(uid, state);
+    }
+    return state;
+  }
+
+  /**
+   * The record of an object the watch delivers before the graph holds it (its deletion seen first):
+   * kept whatever the graph holds, as the object's delete event, which forgets it, comes after.
+   */
+  State arriving(String uid) {
     return states.computeIfAbsent(uid, k -> new State());
   }
 
