@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -535,9 +537,70 @@ class StepExecutorIT {
     }
   }
 
+  /**
+   * The Orphan hand-over is syncgc's one DELETE of an owner the user deleted. The soak (seed
+   * -388633152404315554, an etcd restart) saw it sent twice: its answer was not what the worker read
+   * (a timeout while etcd was away, or the release after it refused), and the next plan, made from a
+   * view without the orphan finalizer, sent it again. The DELETE carries the version it was planned
+   * from: on a view the first one made stale the API server refuses it (409).
+   */
+  @Test
+  void anOrphanHandOverPlannedFromAViewItMadeStaleIsNotSentAgain(TestNamespace ns) throws Exception {
+    StepExecutor executor = executor(ns, admin);
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    // the first hand-over, whose answer the worker never read
+    ApiResult first = new ObjectWrites(admin).delete(EngineParts.CONFIG_MAP, owner.ref(), 0, null, "Orphan",
+        ObjectWrites.UNCHECKED);
+    assertTrue(first.ok(), first.message());
+
+    Next next = executor.run(owner, synchronous(), List.of(new Step.HandToOrphaning()));
+
+    assertEquals(1, deletesAnswered2xx(), "the hand-over was sent again and accepted");
+    assertEquals(Next.RETRY, next, "planned again from a fresh view (the orphan finalizer: a release)");
+    assertTrue(objects.finalizers(ns.name(), "owner").contains(Names.FINALIZER));
+  }
+
+  /**
+   * The hand-over was answered, the release after it refused (here by RBAC; in the soak etcd was away),
+   * and kube-controller-manager has orphaned the dependents and removed the orphan finalizer by the time
+   * the owner is planned again: the fresh view looks as before the hand-over. It is not sent again; the
+   * owner is released.
+   */
+  @Test
+  void anOrphanHandOverAnsweredIsNotSentAgainWhenTheOrphanFinalizerIsGone(TestNamespace ns) throws Exception {
+    ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
+    StepExecutor executor = executor(ns, objects.limitedApi(ns.name(), metrics, List.of("delete"), List.of("owner")));
+
+    assertEquals(Next.RETRY, executor.run(owner, synchronous(), List.of(new Step.HandToOrphaning())),
+        "the release is refused (403)");
+    assertEquals(1, deletesAnswered2xx());
+    Awaitility.await().until(() -> { // as the built-in collector does once the dependents are orphaned
+      try {
+        client.configMaps().inNamespace(ns.name()).withName("owner").edit(c -> {
+          c.getMetadata().getFinalizers().remove(Names.ORPHAN_FINALIZER);
+          return c;
+        });
+        return true;
+      } catch (KubernetesClientException e) {
+        return false;
+      }
+    });
+    ObjectMetadata fresh = objects.read(ns.name(), "owner");
+    assertTrue(!fresh.hasFinalizer(Names.ORPHAN_FINALIZER) && fresh.hasFinalizer(Names.FINALIZER));
+
+    executor.run(fresh, synchronous(), List.of(new Step.HandToOrphaning()));
+
+    assertEquals(1, deletesAnswered2xx(), "the hand-over was sent again and accepted");
+  }
+
   private List<Step> planOf(ObjectMetadata owner) {
     return Plans.plan(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), objects.graph(), owner,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
+  }
+
+  private double deletesAnswered2xx() {
+    return registry.find("syncgc.api.requests").tag("verb", "delete").counters().stream()
+        .filter(c -> c.getId().getTag("code").startsWith("2")).mapToDouble(c -> c.count()).sum();
   }
 
   private double deletes() {

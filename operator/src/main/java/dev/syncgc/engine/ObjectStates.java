@@ -33,6 +33,8 @@ final class ObjectStates {
     volatile String lastFailure;
     /** DependentActions: a DELETE went to it and the graph has not seen it being deleted yet. */
     volatile boolean deleteSent;
+    /** StepExecutor: the Orphan hand-over DELETE was answered with the orphan finalizer: never sent again. */
+    volatile boolean handedOver;
     /** DeletionReporter: when its last WaitingForDependents Event went out; null if none. */
     volatile java.time.Instant lastWaitingEvent;
     /** DeletionReporter: the members (sorted uids) of the ring it was released with, once reported. */

@@ -42,6 +42,7 @@ final class StepExecutor {
    */
   private final Supplier<String> leading;
   private final InUseHolds holds;
+  private final ObjectStates states;
 
   /**
    * @param inForce any object's settings in force, as the planner is given them
@@ -52,6 +53,7 @@ final class StepExecutor {
       Function<ObjectMetadata, SettingsInForce> inForce, Supplier<String> paused, InUseHolds holds) {
     this.writes = new ObjectWrites(api);
     this.holds = holds;
+    this.states = states;
     this.reporter = reporter;
     this.reflectors = reflectors;
     this.queue = queue;
@@ -162,13 +164,13 @@ final class StepExecutor {
   }
 
   /**
-   * DELETE the owner again with {@code propagationPolicy: Orphan}: the API server adds the
-   * {@code orphan} finalizer, and the owner is let go at once (not on the finalizer's watch event:
-   * by then the built-in collector may have orphaned and removed it, and a second hand-over would
-   * start over). While a graceful deletion is pending (a Pod terminating) the API server changes no
-   * finalizer: the owner waits until its grace period has run out (its deletionTimestamp), its
-   * dependents untouched (the built-in collector leaves them alone while the owner exists), and is
-   * then deleted with grace period 0, as the kubelet does at that point.
+   * DELETE the owner again with {@code propagationPolicy: Orphan}, once, at the version planned from (on
+   * a view the hand-over made stale, its answer lost: 409): the API server adds the {@code orphan}
+   * finalizer and the owner is let go at once (kube-controller-manager may remove that finalizer first).
+   * While a graceful deletion is pending (a Pod terminating) the API server changes no finalizer: the
+   * owner waits until its grace period has run out (its deletionTimestamp), its dependents untouched
+   * (the built-in collector leaves them alone while the owner exists), then goes with grace period 0,
+   * as the kubelet does at that point.
    */
   private Next handToOrphaning(ObjectMetadata owner) {
     Instant now = clock.instant();
@@ -179,21 +181,23 @@ final class StepExecutor {
           + owner.deletionTimestamp() + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp()));
       return Next.DONE;
     }
-    ApiResult r = writes.delete(reflectors.kindOf(owner.ref()), owner.ref(), 0, graceful ? 0L : null, "Orphan", leading);
-    if (r.gone()) {
-      return Next.DONE;
-    }
-    if (!r.ok()) {
-      if (!r.conflict() && !r.notSent()) {
-        reporter.failed(owner.ref(), owner.uid(), "handing the dependents to orphaning: " + r.message());
+    ObjectStates.State state = states.of(owner.uid());
+    if (!state.handedOver) {
+      ApiResult r = writes.delete(reflectors.kindOf(owner.ref()), owner.ref(), owner.resourceVersion(),
+          graceful ? 0L : null, "Orphan", leading);
+      if (r.gone()) {
+        return Next.DONE;
       }
-      return Next.RETRY;
+      if (!r.ok() || !r.finalizers().contains(Names.ORPHAN_FINALIZER)) {
+        if (!r.conflict() && !r.notSent()) {
+          reporter.failed(owner.ref(), owner.uid(), "handing the dependents to orphaning: "
+              + (r.ok() ? "the API server did not add the orphan finalizer" : r.message()));
+        }
+        return Next.RETRY;
+      }
+      state.handedOver = true; // once: kube-controller-manager may remove the orphan finalizer before the release
     }
-    if (r.finalizers().contains(Names.ORPHAN_FINALIZER)) {
-      return release(owner, Outcome.ORPHANED, List.of());
-    }
-    reporter.failed(owner.ref(), owner.uid(), "the API server did not add the orphan finalizer");
-    return Next.RETRY;
+    return release(owner, Outcome.ORPHANED, List.of());
   }
 
   private Next release(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
@@ -243,5 +247,4 @@ final class StepExecutor {
     Duration untilDeadline = Duration.between(clock.instant(), s.deadline());
     queue.addAfter(owner.uid(), untilDeadline.compareTo(recheck) < 0 ? untilDeadline : recheck);
   }
-
 }
