@@ -146,8 +146,11 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     for (String owner : removal.owners()) {
       queue.add(owner);
     }
-    removal.uids().forEach(states::forget); // everything kept about them goes with them
-    removal.uids().forEach(holds::release);
+    for (ObjectMetadata gone : removal.objects()) {
+      holds.namedBy(null, gone).forEach(queue::add); // a user went: what it used may go now
+      holds.release(gone.uid());
+      states.forget(gone.uid()); // everything kept about it goes with it
+    }
   }
 
   @Override

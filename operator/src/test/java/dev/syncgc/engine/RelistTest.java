@@ -40,6 +40,10 @@ class RelistTest {
   private static final TrackedKind V2 = new TrackedKind("example.com", "v2", "Gadget", "gadgets", true);
   private ScriptedApiServer server;
   private EventRecorder events;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private static final TrackedKind GIZMO = new TrackedKind("other.example.com", "v1", "Gizmo", "gizmos", true);
+  private final AtomicReference<List<String>> gizmos = new AtomicReference<>(List.of());
+  private final java.util.concurrent.atomic.AtomicBoolean expireGizmos = new java.util.concurrent.atomic.AtomicBoolean();
   private Engine engine;
   /** The objects each version's LIST returns now. */
   /** The next watch answers 410 Gone (an ERROR event). */
@@ -59,6 +63,13 @@ class RelistTest {
       String path = exchange.getRequestURI().getPath();
       String query = exchange.getRequestURI().getQuery() == null ? "" : exchange.getRequestURI().getQuery();
       String version = path.startsWith("/apis/example.com/v2/") ? "v2" : "v1";
+      if (path.endsWith("/gizmos")) { // another kind, in its own group
+        if (query.contains("watch=true")) {
+          return new Answer(200, null, expireGizmos.getAndSet(false) ? GONE : "");
+        }
+        return new Answer(200, null, "{\"apiVersion\":\"other.example.com/v1\",\"kind\":\"GizmoList\","
+            + "\"metadata\":{\"resourceVersion\":\"10\"},\"items\":[" + String.join(",", gizmos.get()) + "]}");
+      }
       if (!path.endsWith("/gadgets")) {
         return new Answer(404, null, "{\"kind\":\"Status\",\"code\":404}");
       }
@@ -69,10 +80,12 @@ class RelistTest {
           + "\"metadata\":{\"resourceVersion\":\"" + (version.equals("v1") ? 10 : 20) + "\"},\"items\":["
           + String.join(",", listed.get(version).get()) + "]}");
     });
-    SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
+    SyncgcMetrics metrics = new SyncgcMetrics(registry);
     events = new EventRecorder(server.client, new RateLimiter(0, 0), metrics, Clock.systemUTC(), Duration.ofMinutes(1),
         "relist-test");
-    engine = new Engine(new Discovery(server.client, Duration.ofHours(1), Clock.systemUTC()),
+    Discovery discovery = new Discovery(server.client, Duration.ofHours(1), Clock.systemUTC());
+    discovery.learn(V1); // as the CRD watch teaches it: the kind a syncgc.dev/uses entry names
+    engine = new Engine(discovery,
         new EngineSettings(1, Set.of(), Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofMinutes(1),
             Duration.ofSeconds(30), Duration.ofSeconds(5), true),
         new KubeApi(server.client, new RateLimiter(0, 0), metrics), new KubeApi(server.client, new RateLimiter(0, 0), metrics),
@@ -140,6 +153,41 @@ class RelistTest {
         .untilAsserted(() -> assertEquals(2, engine.graphSnapshot().size(), "owner and newer are left"));
     assertEquals(2, server.seen().stream().filter(r -> r.startsWith("GET ") && !r.contains("watch=true")).count(),
         "listed again after the 410: " + server.seen());
+  }
+
+  /**
+   * SPEC "In use": a held object proceeds within 2 s of its last user going. A user deleted while no
+   * watch saw it leaves the graph through a relist of its kind; what it held, of another kind (not
+   * listed again), must be looked at again then, not at the next recheck (30 s here).
+   */
+  @Test
+  void aUserDeletedWhileNoWatchSawItLetsWhatItHeldGoAtOnce() throws Exception {
+    String used = "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Gadget\",\"metadata\":{\"namespace\":\"ns\","
+        + "\"name\":\"db\",\"uid\":\"uid-db\",\"resourceVersion\":\"5\",\"deletionTimestamp\":\"2026-01-01T00:00:00Z\","
+        + "\"finalizers\":[\"syncgc.dev/GarbageCollectionInProgress\"],"
+        + "\"annotations\":{\"syncgc.dev/propagation\":\"Synchronous\"}}}";
+    String user = "{\"apiVersion\":\"other.example.com/v1\",\"kind\":\"Gizmo\",\"metadata\":{\"namespace\":\"ns\","
+        + "\"name\":\"app\",\"uid\":\"uid-app\",\"resourceVersion\":\"6\","
+        + "\"annotations\":{\"syncgc.dev/uses\":\"gadgets.example.com/db\"}}}";
+    listed.get("v1").set(List.of(used));
+    gizmos.set(List.of(user));
+    start();
+    engine.track(V1).get(30, TimeUnit.SECONDS);
+    engine.track(GIZMO).get(30, TimeUnit.SECONDS);
+    engine.startWorkers();
+    await("db is held in use by app").atMost(Duration.ofSeconds(10))
+        .until(() -> registry.get("syncgc.in.use.holds").gauge().value() == 1);
+    assertEquals(0, patchesOfDb(), "nothing of db's deletion starts while app uses it");
+
+    gizmos.set(List.of()); // app is deleted while no watch sees it
+    expireGizmos.set(true); // the Gizmo reflector lists again
+
+    await("db's deletion starts as soon as the relist drops app").atMost(Duration.ofSeconds(2))
+        .until(() -> patchesOfDb() > 0);
+  }
+
+  private long patchesOfDb() {
+    return server.seen().stream().filter(r -> r.startsWith("PATCH ") && r.contains("/gadgets/db")).count();
   }
 
   private ObjectMetadata meta(String json) {

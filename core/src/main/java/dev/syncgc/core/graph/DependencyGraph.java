@@ -122,17 +122,17 @@ public final class DependencyGraph {
   }
 
   private Removal take(Predicate<ObjectMetadata> which, boolean deleted) {
-    List<String> uids = new ArrayList<>();
+    List<ObjectMetadata> taken = new ArrayList<>();
     for (Node node : nodes.all()) {
       if (node.meta != null && which.test(node.meta)) {
-        uids.add(node.meta.uid());
+        taken.add(node.meta);
       }
     }
     Set<String> owners = new LinkedHashSet<>();
-    for (String uid : uids) {
-      owners.addAll(deleted ? remove(uid) : drop(uid));
+    for (ObjectMetadata o : taken) {
+      owners.addAll(deleted ? remove(o.uid()) : drop(o.uid()));
     }
-    return new Removal(List.copyOf(uids), owners);
+    return new Removal(List.copyOf(taken), owners);
   }
 
   /** Whether the graph has seen the object deleted (uids are never reused: it cannot come back). */
