@@ -29,8 +29,8 @@ import picocli.CommandLine.Option;
 
 /**
  * SPEC "In use" at cascade scale: the same cascade (many owners annotated Synchronous, each with dependents,
- * every owner deleted at once) with and without usage edges between siblings (a chain: dependent I uses
- * dependent I+1 of the same owner), in one operator process, the two variants interleaved in alternating order.
+ * every owner deleted at once) with and without usage edges between siblings ({@link SiblingUses}: a chain, or a
+ * star with {@code --shape star}), in one operator process, the two variants interleaved in alternating order.
  */
 @Command(name = "in-use", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Times a cascade of many owners with and without syncgc.dev/uses edges between siblings, "
@@ -57,8 +57,20 @@ final class InUseCommand implements Callable<Integer> {
       description = "Repetitions; each runs both variants, in alternating order (default: ${DEFAULT-VALUE}).")
   int repetitions;
 
+  @Option(names = "--shape", defaultValue = "CHAIN", converter = ShapeConverter.class,
+      description = "Usage edges between siblings: chain (dependent I uses I+1: one at a time, the worst case) or star"
+          + " (every dependent uses dependent 0) (default: chain).")
+  SiblingUses.Shape shape;
+
+  static final class ShapeConverter implements picocli.CommandLine.ITypeConverter<SiblingUses.Shape> {
+    @Override
+    public SiblingUses.Shape convert(String value) {
+      return SiblingUses.Shape.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+    }
+  }
+
   @Option(names = "--variants", split = ",", defaultValue = "plain,uses",
-      description = "The variants each repetition runs: plain (no edges), uses (the chain), or both, alternating "
+      description = "The variants each repetition runs: plain (no edges), uses (edges of --shape), or both, alternating "
           + "their order (default: ${DEFAULT-VALUE}); one alone, e.g. to profile it.")
   List<String> variants;
 
@@ -100,7 +112,7 @@ final class InUseCommand implements Callable<Integer> {
       return 0;
     }
     if (owners < 1 || dependents < 2 || repetitions < 1) {
-      throw new IllegalArgumentException("give --owners >= 1, --dependents >= 2 (a chain needs two) and "
+      throw new IllegalArgumentException("give --owners >= 1, --dependents >= 2 (an edge needs two) and "
           + "--repetitions >= 1");
     }
     run = "inuse-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("MMddHHmmss"));
@@ -113,6 +125,7 @@ final class InUseCommand implements Callable<Integer> {
       csv.meta.put("owners", Integer.toString(owners));
       csv.meta.put("dependents", Integer.toString(dependents));
       csv.meta.put("repetitions", Integer.toString(repetitions));
+      csv.meta.put("shape", shape.name().toLowerCase(Locale.ROOT));
       csv.meta.put("variants", String.join(" ", variants(variants)));
       csv.meta.put("warm_up", String.join(" ", variants(warmUp)));
       csv.meta.put("operator_args", String.join(" ", operatorArgs));
@@ -181,14 +194,14 @@ final class InUseCommand implements Callable<Integer> {
     double graphBefore = syncgc.graphObjects();
 
     long t0 = System.nanoTime();
-    List<String> ownerUids = pool.map(owners, k -> cluster.api.create(BenchCrd.item(ns, UsageChain.owner(k),
+    List<String> ownerUids = pool.map(owners, k -> cluster.api.create(BenchCrd.item(ns, SiblingUses.owner(k),
         List.of(), Map.of(BenchCrd.PROPAGATION, "Synchronous"), Map.of(), k)));
     pool.map(owners * dependents, j -> {
       int k = j / dependents;
       int i = j % dependents;
-      return cluster.api.create(BenchCrd.item(ns, UsageChain.dependent(k, i),
-          List.of(BenchCrd.owner(UsageChain.owner(k), ownerUids.get(k))),
-          UsageChain.annotations(edges, k, i, dependents), Map.of(), i));
+      return cluster.api.create(BenchCrd.item(ns, SiblingUses.dependent(k, i),
+          List.of(BenchCrd.owner(SiblingUses.owner(k), ownerUids.get(k))),
+          SiblingUses.annotations(shape, edges, k, i, dependents), Map.of(), i));
     });
     double createSeconds = (System.nanoTime() - t0) / 1e9;
     awaitOptedIn(cluster, ns);
@@ -206,7 +219,7 @@ final class InUseCommand implements Callable<Integer> {
       watch.awaitListed();
       long start = System.nanoTime();
       watch.start(start);
-      pool.map(owners, k -> cluster.api.delete(ns, UsageChain.owner(k), ownerUids.get(k), "Background"));
+      pool.map(owners, k -> cluster.api.delete(ns, SiblingUses.owner(k), ownerUids.get(k), "Background"));
       seconds = watch.awaitAllGone(start, Duration.ofSeconds(runTimeoutSeconds));
     } catch (RuntimeException e) {
       log.error("{} (repetition {}) failed: {}", variant, rep, e.getMessage());
@@ -229,7 +242,7 @@ final class InUseCommand implements Callable<Integer> {
     GcLog.Peak peak = syncgc.gcSince(gcMark);
     double heap = syncgc.heapAfterGc();
     long leftover = cluster.remainingItems(ns);
-    int violations = UsageChain.violations(order, owners, dependents);
+    int violations = SiblingUses.violations(shape, order, owners, dependents);
     String events = eventsByReason(cluster, ns);
     deleteAndWait(cluster, ns);
     List<Double> owned = new ArrayList<>(ownerSeconds);
@@ -237,10 +250,10 @@ final class InUseCommand implements Callable<Integer> {
     double ownerMedian = Stats.of(owned).median();
     double ownerP90 = owned.isEmpty() ? Double.NaN : owned.get(Math.min(owned.size() - 1, (int) (owned.size() * 0.9)));
     log.info("{} {} ({} objects, created in {}): {} (owners gone: median {}, p90 {}), CPU {}, {} requests ({}), heap peak {} (after GC at most {}), "
-            + "{} of {} chain pairs deleted used-first, Events {}, quiet after {}{}{}  [{} s elapsed]",
+            + "{} of {} usage pairs deleted used-first, Events {}, quiet after {}{}{}  [{} s elapsed]",
         rep == 0 ? "warm-up" : "r" + rep, variant, Fmt.count(objects), Fmt.seconds(createSeconds),
         Fmt.seconds(seconds), Fmt.seconds(ownerMedian), Fmt.seconds(ownerP90), Fmt.seconds(cpu), Fmt.count(requests), byVerb, Fmt.mib(peak.beforeBytes()),
-        Fmt.mib(peak.afterBytes()), violations, owners * (dependents - 1), events, Fmt.seconds(drainSeconds),
+        Fmt.mib(peak.afterBytes()), violations, owners * SiblingUses.pairs(dependents), events, Fmt.seconds(drainSeconds),
         invalid > 0 ? ", " + Math.round(invalid) + " InvalidAnnotation" : "",
         leftover > 0 ? ", " + leftover + " objects LEFT" : "", Math.round((System.nanoTime() - begun) / 1e9));
     if (rep == 0) {
@@ -455,8 +468,9 @@ final class InUseCommand implements Callable<Integer> {
           .put(v, Csv.number(row, "cpu_seconds"));
     }
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "%s owners x %s dependents, %s repetitions, median (min-max):%n",
-        csv.meta.get("owners"), csv.meta.get("dependents"), csv.meta.get("repetitions")));
+    out.append(String.format(Locale.ROOT, "%s owners x %s dependents, usage edges: %s, %s repetitions, median (min-max):%n",
+        csv.meta.get("owners"), csv.meta.get("dependents"), csv.meta.getOrDefault("shape", "chain"),
+        csv.meta.get("repetitions")));
     out.append("| variant | seconds until all gone | owner gone, median of owners | operator CPU s | API requests | peak heap | live heap "
         + "(max after GC) | heap after full GC |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (var e : by.entrySet()) {
@@ -480,7 +494,7 @@ final class InUseCommand implements Callable<Integer> {
           r.count(), Fmt.ratio(r.min()), Fmt.ratio(r.max()), Fmt.ratio(c), Fmt.ratio(rc.median()),
           Fmt.ratio(rc.min()), Fmt.ratio(rc.max())));
     }
-    out.append("\n| repetition | variant | seconds | CPU s | requests (by verb) | peak heap | chain pairs deleted "
+    out.append("\n| repetition | variant | seconds | CPU s | requests (by verb) | peak heap | usage pairs deleted "
         + "used-first | load1 |\n|---:|---|---:|---:|---|---:|---:|---:|\n");
     for (Map<String, String> row : csv.rows) {
       out.append("| ").append(row.get("repetition")).append(" | ").append(row.get("variant"))
