@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
@@ -73,7 +74,7 @@ public final class DeletionPlanner {
     List<Step> steps = new ArrayList<>();
     if (inUse) {
       // SPEC "In use": while a user is left, nothing of the owner's own deletion starts
-      InUse.Hold hold = InUse.of(graph, owner);
+      InUse.Hold hold = InUse.of(graph, owner, Set.of(), cascades);
       if (hold.holds()) {
         return List.of(new Step.WaitForUsers(hold.users().stream().map(ObjectMetadata::ref).toList()));
       }

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
@@ -87,7 +88,7 @@ final class SynchronousPlan {
     for (ObjectMetadata d : dependents) {
       if (!d.beingDeleted() && !d.uid().equals(owner.uid()) && lastFailure.apply(d.uid()) == null
           && keepers.otherKeeper(d, owner.uid()) == Keepers.Keeper.NONE
-          && !(inUse && InUse.of(graph, d).holds())) { // in use: never deleted while a user is left
+          && !(inUse && InUse.of(graph, d, Set.of(), cascades).holds())) { // in use: never deleted while a user is left
         steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
       }
     }
@@ -116,7 +117,8 @@ final class SynchronousPlan {
       }
     }
     // SPEC "In use": a dependent with users left waits; its users go first, whatever their waves
-    UsersFirst order = inUse ? UsersFirst.of(graph, owner, waitingFor, waveOf) : UsersFirst.NONE;
+    UsersFirst order = inUse ? UsersFirst.of(graph, owner, waitingFor, waveOf, cascades) : UsersFirst.NONE;
+    steps.addAll(order.rings()); // named (DependencyCycle) as they go as units
     ToIntFunction<ObjectMetadata> waveIn = inUse ? order::wave : waveOf;
     int wave = currentWave(waitingFor, waveIn);
     for (ObjectMetadata d : toDelete) {

@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -21,35 +23,42 @@ import java.util.function.ToIntFunction;
  * back behind what it uses.
  */
 final class UsersFirst {
-  static final UsersFirst NONE = new UsersFirst(Map.of(), Map.of(), null);
+  static final UsersFirst NONE = new UsersFirst(Map.of(), Map.of(), null, List.of());
 
   private final Map<String, List<ObjectMetadata>> held; // dependent uid -> its users
   private final Map<String, Integer> waves; // the wave each dependent counts in, when raised
   private final ToIntFunction<ObjectMetadata> waveOf;
+  private final List<Step.RingOfUsers> rings;
 
   private UsersFirst(Map<String, List<ObjectMetadata>> held, Map<String, Integer> waves,
-      ToIntFunction<ObjectMetadata> waveOf) {
+      ToIntFunction<ObjectMetadata> waveOf, List<Step.RingOfUsers> rings) {
     this.held = held;
     this.waves = waves;
     this.waveOf = waveOf;
+    this.rings = rings;
   }
 
   /** For the dependents an owner waits for (the owner itself among them, if it owns itself). */
   static UsersFirst of(DependencyGraph graph, ObjectMetadata owner, List<ObjectMetadata> dependents,
-      ToIntFunction<ObjectMetadata> waveOf) {
+      ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
     Map<String, List<ObjectMetadata>> held = new HashMap<>();
+    Map<Set<String>, Step.RingOfUsers> rings = new LinkedHashMap<>(); // one each, whichever member found it
     Set<String> going = new HashSet<>();
     dependents.forEach(d -> going.add(d.uid()));
     for (ObjectMetadata d : dependents) {
       if (!d.uid().equals(owner.uid())) {
-        InUse.Hold hold = InUse.of(graph, d, going);
+        InUse.Hold hold = InUse.of(graph, d, going, cascades);
         if (hold.holds()) {
           held.put(d.uid(), hold.users());
+        } else if (!hold.ring().isEmpty()) {
+          Set<String> members = new HashSet<>();
+          hold.ring().forEach(r -> members.add(r.uid()));
+          rings.putIfAbsent(members, new Step.RingOfUsers(hold.ring()));
         }
       }
     }
     if (held.isEmpty()) {
-      return new UsersFirst(Map.of(), Map.of(), waveOf);
+      return new UsersFirst(Map.of(), Map.of(), waveOf, List.copyOf(rings.values()));
     }
     Map<String, Integer> waves = new HashMap<>();
     Set<String> uids = new HashSet<>();
@@ -81,7 +90,7 @@ final class UsersFirst {
         break;
       }
     }
-    return new UsersFirst(held, waves, waveOf);
+    return new UsersFirst(held, waves, waveOf, List.copyOf(rings.values()));
   }
 
   /** Of {@code among}, the user itself and the objects above it (valid references only). */
@@ -102,6 +111,11 @@ final class UsersFirst {
       }
     }
     return found;
+  }
+
+  /** The rings of use (with ownership) among the dependents, released as units: each to be named once. */
+  List<Step.RingOfUsers> rings() {
+    return rings;
   }
 
   /** Whether the dependent has users left: it waits, whatever its wave. */
