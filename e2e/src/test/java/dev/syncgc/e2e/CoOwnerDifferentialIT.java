@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.syncgc.e2e.support.BuiltInCollector;
+import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +41,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ({@code ClusterWidget}s, which a namespaced object may name) or ghosts (a reference to an owner that
  * never existed: absent, so it keeps nothing) or a second root deleted at the same moment (two
  * cascades competing for what both own). (Rings and deadlines are where SPEC
- * differs from the built-in collector on purpose: not generated here.) Seeded: the seeds that once
+ * differs from the built-in collector on purpose: not generated here.) The built-in side goes first;
+ * then, on syncgc's side, objects it deleted use each other ({@link UsageEdges}, SPEC "In use": the
+ * built-in collector has no usage): the survivors must still match, and users go first by etcd revisions. Seeded: the seeds that once
  * found a difference are kept; a run adds 6 new seeds (or {@code syncgc.differential.worlds}), printed;
  * {@code -Dsyncgc.differential.seed=S} replays one.
  */
@@ -108,27 +112,41 @@ class CoOwnerDifferentialIT {
 
     world.build(bySyncgc, true);
     world.build(byBuiltIn, false);
-    Widgets.widget(client, bySyncgc, "o0").delete();
-    world.cascading(bySyncgc).forEach(c -> c.delete());
     Widgets.widget(client, byBuiltIn, "o0").withPropagationPolicy(DeletionPropagation.FOREGROUND).delete();
     world.cascading(byBuiltIn).forEach(c -> c.withPropagationPolicy(DeletionPropagation.FOREGROUND).delete());
-    for (String ns : List.of(bySyncgc, byBuiltIn)) {
-      await("the root goes in " + ns).atMost(Duration.ofSeconds(60)).until(() -> Widgets.widget(client, ns, "o0").get() == null);
-      for (Resource<GenericKubernetesResource> c : world.cascading(ns)) {
-        await("the second root goes in " + ns).atMost(Duration.ofSeconds(60)).until(() -> c.get() == null);
-      }
-    }
+    awaitRoots(world, byBuiltIn);
     // what the built-in collector deletes in the background after the root (dangling references) settles
     Map<String, List<String>> expected = await("the survivors settle").atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofSeconds(1)).until(() -> survivors(byBuiltIn), s -> s.equals(survivors(byBuiltIn)));
+    // on syncgc's side, objects the built-in collector deleted use each other (SPEC "In use")
+    UsageEdges uses = UsageEdges.random(seed, IntStream.range(1, world.objects()).mapToObj(i -> "o" + i)
+        .filter(o -> !expected.containsKey(o)).toList());
+    System.out.println("seed " + seed + ": " + uses);
+    uses.annotate(client, bySyncgc);
 
-    await("syncgc's survivors match the built-in collector's").atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertEquals(expected, survivors(bySyncgc), "seed " + seed + ": " + world));
+    try (DeletionOrder order = DeletionOrder.widgets(client, bySyncgc)) {
+      Widgets.widget(client, bySyncgc, "o0").delete();
+      world.cascading(bySyncgc).forEach(c -> c.delete());
+      awaitRoots(world, bySyncgc);
+      await("syncgc's survivors match the built-in collector's").atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertEquals(expected, survivors(bySyncgc), "seed " + seed + ": " + world));
+      order.checkWatches();
+      assertEquals(List.of(), uses.outOfOrder(world.owners(), order, stats), "seed " + seed + ": " + world + " " + uses
+          + "; deletions: " + order.deletions());
+    }
+    stats.merge("usage edges", uses.edges().size(), Integer::sum);
     stats.merge("worlds", 1, Integer::sum);
     stats.merge("objects", world.objects(), Integer::sum);
     stats.merge("survivors", expected.size(), Integer::sum);
     for (Co c : world.coOwners) {
       stats.merge("co-owner " + c, 1, Integer::sum);
+    }
+  }
+
+  private static void awaitRoots(World world, String ns) {
+    await("the root goes in " + ns).atMost(Duration.ofSeconds(60)).until(() -> Widgets.widget(client, ns, "o0").get() == null);
+    for (Resource<GenericKubernetesResource> c : world.cascading(ns)) {
+      await("the second root goes in " + ns).atMost(Duration.ofSeconds(60)).until(() -> c.get() == null);
     }
   }
 

@@ -7,6 +7,8 @@ public final class SpecNames {
   public static final String PROPAGATION = "syncgc.dev/propagation";
   public static final String TIMEOUT = "syncgc.dev/timeout";
   public static final String GRACE_PERIOD = "syncgc.dev/grace-period-seconds";
+  /** What an object uses (SPEC "In use"): it waits for its users. */
+  public static final String USES = "syncgc.dev/uses";
   /** Values of {@link #PROPAGATION}. */
   public static final String SYNCHRONOUS = "Synchronous";
   public static final String ORPHAN = "Orphan";
