@@ -123,11 +123,7 @@ class InUseIT {
         throw new AssertionError(e.getMessage() + "; syncgc's Events on the user app:\n"
             + Events.describe(Events.bySyncgc(client, app)), e);
       }
-      Events.awaitContaining(client, db, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/app");
-      client.configMaps().inNamespace(ns.name()).withName("app").delete();
-      deletions.awaitDeleted(GONE_DEADLINE, List.of(app, db));
-      deletions.checkWatches();
-      deletions.assertBefore("app", "db");
+      waitsForItsUserThenGoes(ns, deletions, db, app);
     }
   }
 
@@ -288,12 +284,7 @@ class InUseIT {
       assertTrue(Events.bySyncgc(client, x).stream().noneMatch(e -> "WaitingForUsers".equals(e.getReason())),
           "x was never held: " + Events.describe(Events.bySyncgc(client, x)));
       assertHeld(List.of(db), List.of());
-      Events.awaitContaining(client, db, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/y");
-
-      client.configMaps().inNamespace(ns.name()).withName("y").delete();
-      deletions.awaitDeleted(GONE_DEADLINE, List.of(y, db));
-      deletions.checkWatches();
-      deletions.assertBefore("y", "db");
+      waitsForItsUserThenGoes(ns, deletions, db, y);
     }
   }
 
@@ -340,6 +331,16 @@ class InUseIT {
    * For {@link #HELD}: each of {@code used} is marked as deleted, still carries the finalizer and no
    * deadline (nothing of its deletion started), and each of {@code untouched} is not being deleted.
    */
+  /** {@code used}, held, names its user ConfigMap {@code user} in WaitingForUsers; once the user is deleted it goes, after it. */
+  private void waitsForItsUserThenGoes(TestNamespace ns, DeletionOrder deletions, HasMetadata used, ConfigMap user) {
+    String name = user.getMetadata().getName();
+    Events.awaitContaining(client, used, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/" + name);
+    client.configMaps().inNamespace(ns.name()).withName(name).delete();
+    deletions.awaitDeleted(GONE_DEADLINE, List.of(user, used));
+    deletions.checkWatches();
+    deletions.assertBefore(name, used.getMetadata().getName());
+  }
+
   private void assertHeld(List<? extends HasMetadata> used, List<? extends HasMetadata> untouched) {
     Map<String, String> last = new LinkedHashMap<>();
     try {
