@@ -20,9 +20,6 @@ import org.slf4j.LoggerFactory;
 final class Leadership {
   private static final Logger log = LoggerFactory.getLogger(Leadership.class);
   private static final String POLICY_CRD = "garbagecollectionpolicies.syncgc.dev";
-  /** Java Operator SDK's renew deadline, within its 15 s Lease: a replica still loading then may no longer lead. */
-  private static final Duration LEADING_LOAD_BOUND = Duration.ofSeconds(10);
-
   private final OperatorConfig config;
   /** This replica's name in the Lease: its host (the Pod's name) and process. */
   private final String identity;
@@ -54,6 +51,9 @@ final class Leadership {
       if (config.leaderElection) {
         var election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(config.leaseName)
             .withIdentity(identity)
+            .withLeaseDuration(config.leaseTimings().duration())
+            .withRenewDeadline(config.leaseTimings().renewDeadline())
+            .withRetryPeriod(config.leaseTimings().retryPeriod())
             .withLeaderCallbacks(new LeaderCallbacks(
                 () -> startLeading(client, engine),
                 () -> {
@@ -94,7 +94,8 @@ final class Leadership {
       return;
     }
     Duration took = Duration.ofNanos(System.nanoTime() - start);
-    if (took.compareTo(LEADING_LOAD_BOUND) > 0) {
+    // past the renew deadline a replica still loading may no longer lead
+    if (took.compareTo(config.leaseTimings().renewDeadline()) > 0) {
       exitWithoutWorkers("loading the policies took " + took.toMillis() + " ms");
       return;
     }

@@ -514,6 +514,7 @@ class HelmChartIT {
     assertTrue(c.getArgs().contains("--leader-election"), c.getArgs().toString());
     assertEquals(Optional.of(Helm.NAMESPACE), flag(c, "--leader-election-namespace"));
     assertEquals(Optional.of(FULLNAME), flag(c, "--leader-election-lease-name"));
+    assertEquals(Optional.of("15s"), flag(c, "--leader-election-lease-duration"));
     assertEquals("RollingUpdate", deployment.getSpec().getStrategy().getType());
 
     List<Role> leaseRoles = r.all(Role.class).stream().filter(HelmChartIT::isLeaseRole).toList();

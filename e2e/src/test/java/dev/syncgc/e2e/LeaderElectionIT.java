@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(TestNamespace.Extension.class)
 class LeaderElectionIT {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
-  /** After SIGKILL the Lease must expire before the standby may take it (JOSDK: 15 s lease). */
+  /** After SIGKILL the Lease must expire before the standby may take it ({@link LeaseReplicas#LEASE_DURATION}). */
   private static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(90);
   private static final int MIDS = 10;
   private static final int LEAVES_PER_MID = 20;

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class PolicyFailoverIT {
   private static final String LABEL = "e2e.syncgc.dev/failover";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
-  /** After SIGKILL the Lease must expire before the standby may take it (JOSDK: 15 s lease). */
+  /** After SIGKILL the Lease must expire before the standby may take it ({@link LeaseReplicas#LEASE_DURATION}). */
   private static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(90);
   private static final Duration STEADY = Duration.ofSeconds(3);
 

@@ -108,6 +108,13 @@ public class OperatorConfig {
       description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
   public String leaseName;
 
+  @Option(names = "--leader-election-lease-duration", converter = DurationConverter.class,
+      defaultValue = "${env:SYNCGC_LEADER_ELECTION_LEASE_DURATION:-15s}",
+      description = "How long the Lease holds without renewal: a standby takes over that long after the leader"
+          + " stopped (renew deadline 2/3 of it, retry period 2/15; at least 6s; default: ${DEFAULT-VALUE},"
+          + " env SYNCGC_LEADER_ELECTION_LEASE_DURATION).")
+  public Duration leaseDuration;
+
   @Option(names = "--liveness-watch-timeout", converter = DurationConverter.class,
       defaultValue = "${env:SYNCGC_LIVENESS_WATCH_TIMEOUT:-5m}",
       description = "/healthz fails once not one tracked kind's watch has run for this long, after start-up"
@@ -149,6 +156,11 @@ public class OperatorConfig {
     if (httpPort < 0 || httpPort > 65535) {
       throw new ParameterException(spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);
     }
+    try {
+      LeaseTimings.of(leaseDuration);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--leader-election-lease-duration: " + e.getMessage());
+    }
     for (String kind : builtinKinds()) {
       if (kind.equals(EVERY_SERVED_KIND) && builtinKinds().size() > 1) {
         throw new ParameterException(spec.commandLine(), "--builtin-kinds: '*' (every served kind) stands alone");
@@ -172,7 +184,11 @@ public class OperatorConfig {
   public EngineSettings engineSettings() {
     Set<String> ns = new LinkedHashSet<>(clean(namespaces));
     return new EngineSettings(workers, ns, defaultTimeout, timeoutPerDependent, waitingEventInterval,
-        recheckInterval, initialListTimeout, inUse);
+        recheckInterval, initialListTimeout, inUse, leaseTimings().pauseLimit());
+  }
+
+  public LeaseTimings leaseTimings() {
+    return LeaseTimings.of(leaseDuration);
   }
 
   private static List<String> clean(List<String> values) {

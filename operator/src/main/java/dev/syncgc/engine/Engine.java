@@ -53,7 +53,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     return t;
   });
   private final StepExecutor executor;
-  private final PauseWatch pauses = new PauseWatch(System::nanoTime, PauseWatch.LIMIT);
+  private final PauseWatch pauses;
   private final ObjectSync sync;
   private final Workers workers;
 
@@ -69,6 +69,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       EventRecorder events, SyncgcMetrics metrics, Clock clock,
       Function<String, Map<String, String>> namespaceLabels) {
     this.discovery = discovery;
+    this.pauses = new PauseWatch(System::nanoTime, settings.pauseLimit());
     this.holds = new InUseHolds(System::nanoTime, clock);
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
     this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));

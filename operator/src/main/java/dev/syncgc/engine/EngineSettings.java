@@ -11,6 +11,7 @@ import java.util.Set;
  * @param recheckInterval an owner that waits is looked at again at least this often
  * @param initialListTimeout start-up goes on without a kind whose initial list is not done by then
  * @param inUse used objects wait for their users, and users go first (SPEC "In use")
+ * @param pauseLimit a pause of this process longer than this stops its writes ({@code PauseWatch})
  */
 public record EngineSettings(
     int workers,
@@ -20,4 +21,5 @@ public record EngineSettings(
     Duration waitingEventInterval,
     Duration recheckInterval,
     Duration initialListTimeout,
-    boolean inUse) {}
+    boolean inUse,
+    Duration pauseLimit) {}

@@ -17,8 +17,6 @@ import org.slf4j.LoggerFactory;
  */
 final class PauseWatch implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PauseWatch.class);
-  /** Well above a GC pause, well below the Lease's renew deadline (10 s of 15). */
-  static final Duration LIMIT = Duration.ofSeconds(5);
   private static final long BEAT_MILLIS = 250;
 
   private final LongSupplier nanoTime;

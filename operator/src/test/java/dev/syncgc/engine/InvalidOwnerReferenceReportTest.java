@@ -77,7 +77,7 @@ class InvalidOwnerReferenceReportTest {
     recorder = new EventRecorder(client, RateLimiter.unlimited(), metrics, Clock.systemUTC(), Duration.ofMinutes(5),
         "test");
     engine = new Engine(discovery, new EngineSettings(1, Set.of(), Duration.ofMinutes(1), Duration.ofSeconds(1),
-        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10), true),
+        Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10), true, Duration.ofSeconds(5)),
         new KubeApi(client, RateLimiter.unlimited(), metrics), new KubeApi(client, RateLimiter.unlimited(), metrics),
         recorder, metrics, Clock.systemUTC(), ns -> Map.of());
   }

@@ -87,7 +87,7 @@ class RelistTest {
     discovery.learn(V1); // as the CRD watch teaches it: the kind a syncgc.dev/uses entry names
     engine = new Engine(discovery,
         new EngineSettings(1, Set.of(), Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofMinutes(1),
-            Duration.ofSeconds(30), Duration.ofSeconds(5), true),
+            Duration.ofSeconds(30), Duration.ofSeconds(5), true, Duration.ofSeconds(5)),
         new KubeApi(server.client, new RateLimiter(0, 0), metrics), new KubeApi(server.client, new RateLimiter(0, 0), metrics),
         events, metrics, Clock.systemUTC(),
         ns -> Map.of());

@@ -23,10 +23,10 @@ final class Faults implements AutoCloseable {
   enum Fault { NONE, KILL_LEADER, KILL_ALL, RESTART_APISERVER, RESTART_ETCD, THROTTLE, PAUSE_LEADER }
 
   /**
-   * How long a paused leader stays stopped: past its Lease (15 s), so the other replica takes over
+   * How long a paused leader stays stopped: past its Lease (8 s, {@code LeaseReplicas.LEASE_DURATION}), so the other replica takes over
    * while it is frozen with a view that is old when it runs again (a frozen VM or node, a long GC).
    */
-  static final Duration PAUSE = Duration.ofSeconds(20);
+  static final Duration PAUSE = Duration.ofSeconds(12);
 
   private static final Duration RESTART_DEADLINE = Duration.ofMinutes(3);
 

@@ -41,7 +41,7 @@ final class Soak {
 
   /**
    * How long the soak waits for a replica to hold the Lease: a SIGKILLed leader's Lease runs out
-   * after 15 s, the other replica takes it within its 2 s retry period, and a kube-apiserver
+   * after 8 s (LeaseReplicas.LEASE_DURATION), the other replica takes it within its retry period, and a kube-apiserver
    * restart of the last round may delay that by its ~20 s.
    */
   static final Duration LEADER_DEADLINE = Duration.ofMinutes(2);

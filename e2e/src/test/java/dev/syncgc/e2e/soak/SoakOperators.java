@@ -2,6 +2,7 @@ package dev.syncgc.e2e.soak;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.syncgc.e2e.support.LeaseReplicas;
 import dev.syncgc.e2e.support.Logs;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ServiceAccounts;
@@ -68,6 +69,7 @@ final class SoakOperators implements AutoCloseable {
     for (String replica : List.of("a", "b")) {
       replicas.add(OperatorProcess.start("soak-" + replica, List.of("--leader-election",
           "--leader-election-namespace", NAMESPACE, "--leader-election-lease-name", LEASE,
+          "--leader-election-lease-duration", LeaseReplicas.LEASE_DURATION,
           "--default-timeout", DEFAULT_TIMEOUT, "--builtin-kinds", "ConfigMap,Pod", "--debug-graph"), Map.of("KUBECONFIG", kubeconfig.toString())));
     }
     replicas.forEach(OperatorProcess::awaitReady);
@@ -76,7 +78,7 @@ final class SoakOperators implements AutoCloseable {
 
   /**
    * The replica holding the Lease now, if one does. A SIGKILLed leader's Lease names a dead process
-   * until it runs out (15 s) and the other replica takes it: until then no replica leads.
+   * until it runs out ({@link LeaseReplicas#LEASE_DURATION}) and the other replica takes it: until then no replica leads.
    */
   Optional<OperatorProcess> leader() {
     Lease lease = client.leases().inNamespace(NAMESPACE).withName(LEASE).get();

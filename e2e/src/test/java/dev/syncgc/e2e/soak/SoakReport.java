@@ -2,6 +2,7 @@ package dev.syncgc.e2e.soak;
 
 import dev.syncgc.e2e.soak.Faults.Fault;
 import dev.syncgc.e2e.soak.Scenario.Mode;
+import dev.syncgc.e2e.support.LeaseReplicas;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,7 +131,7 @@ final class SoakReport {
             + " from the action)"))
         .append(row("largest lateness after a bound", deadlines.latestMillis() == Long.MIN_VALUE ? "-"
             : deadlines.latestMillis() + " ms, " + deadlines.latest()))
-        .append(row("the slack (" + Terminating.SLACK.toSeconds() + " s) covers", "a SIGKILLed leader's 15 s Lease"
+        .append(row("the slack (" + Terminating.SLACK.toSeconds() + " s) covers", "a SIGKILLed leader's " + LeaseReplicas.LEASE_DURATION + " Lease"
             + " running out, the other replica loading policies and rebuilding its graph from a LIST (a restarted"
             + " JVM here: ~10 s); a kube-apiserver restart (~20 s) that may cost a replica its Lease; 429s retried"
             + " with backoff under APF"))

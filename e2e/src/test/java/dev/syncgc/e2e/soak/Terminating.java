@@ -16,7 +16,7 @@ import java.util.Map;
 final class Terminating {
   /**
    * What a fault may add between the bound and the owner's deletion: a SIGKILLed leader's Lease
-   * runs out (15 s) before the other replica leads, which then loads the policies, rebuilds its graph
+   * runs out (8 s here) before the other replica leads, which then loads the policies, rebuilds its graph
    * from a LIST and plans again (a restarted JVM on this 2-core machine: ~10 s); a kube-apiserver
    * restart takes ~20 s and may cost a replica its Lease; APF answers 429 to most requests, retried
    * with backoff. 60 s covers each with room; the report gives the largest lateness seen.
