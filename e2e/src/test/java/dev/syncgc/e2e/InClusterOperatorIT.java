@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.InClusterOperator;
+import dev.syncgc.e2e.support.LeaseReplicas;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
 class InClusterOperatorIT {
-  /** JOSDK's Lease lasts 15 s: after a kill, the standby waits for it to expire. */
+  /** After a kill the standby waits for the Lease to expire: {@link LeaseReplicas#LEASE_DURATION} here. */
   private static final Duration TAKEOVER_DEADLINE = Duration.ofSeconds(120);
   private static final int MIDS = 5;
   private static final int LEAVES_PER_MID = 20;
@@ -92,7 +93,8 @@ class InClusterOperatorIT {
   @Test
   void withTwoReplicasTheStandbyPodFinishesADeletionWhenTheLeaderPodIsKilled(TestNamespace ns) {
     InClusterOperator operator = (InClusterOperator) SharedOperator.get();
-    operator.upgrade("replicaCount=2", "kubeApi.qps=20", "kubeApi.burst=20");
+    operator.upgrade("replicaCount=2", "kubeApi.qps=20", "kubeApi.burst=20",
+        "leaderElection.leaseDuration=" + LeaseReplicas.LEASE_DURATION);
     try {
       String leader = awaitLeaderPod(operator, TAKEOVER_DEADLINE);
       GenericKubernetesResource root =
