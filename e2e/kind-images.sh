@@ -6,6 +6,7 @@
 #   e2e/kind-images.sh node   the node image for Kubernetes $K8S_VERSION on that base: kubelet, kubeadm,
 #                             kubectl and every image the node runs, imported into its containerd
 #                             under the names kubeadm asks for (prints the image name as its last line)
+#   e2e/kind-images.sh binaries  only what both build from Go modules and C (cached; needs no Docker)
 #
 # kind's own `kind build node-image` cannot run without a registry (it pulls etcd, coredns, pause,
 # kindnetd inside its build), so this repeats its steps (docs/kind.md says which and what differs).
@@ -224,5 +225,6 @@ cmd_node() {
 case ${1:-} in
   base) cmd_base ;;
   node) cmd_node ;;
+  binaries) build_base_binaries && build_node_binaries ;; # the Go and C builds alone, no Docker (CI runs them early)
   *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
