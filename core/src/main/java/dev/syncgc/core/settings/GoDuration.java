@@ -9,6 +9,15 @@ import java.util.regex.Pattern;
 public final class GoDuration {
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|ms|s|m|h)");
 
+  /**
+   * The strings {@link #parse} reads, as one whole-string regular expression that means the same in
+   * Java and in RE2 (the API server's CEL): the policy CRD's rule on {@code spec.timeout} and the
+   * chart's admission policy use it, followed by {@code duration(...) > duration('0s')} for what it
+   * lets through that {@link #parse} still refuses (zero, less than a nanosecond, longer than 2^63-1
+   * ns). GoDurationTest runs the same samples through both.
+   */
+  public static final String SYNTAX = "^(([0-9]+([.][0-9]*)?|[.][0-9]+)(ns|us|µs|ms|s|m|h))+$";
+
   private GoDuration() {}
 
   /**

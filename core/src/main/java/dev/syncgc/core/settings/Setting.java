@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * One {@code syncgc.dev/} annotation that sets how an object's deletion goes, described once: its
@@ -30,6 +31,8 @@ public final class Setting<T> {
     }
   }
 
+  private static final Pattern ASCII_INTEGER = Pattern.compile("[+-]?[0-9]+");
+
   public static final Setting<Propagation> PROPAGATION = new Setting<>(Names.PROPAGATION, "propagation", false,
       v -> Propagation.parse(v).map(Read::ok)
           .orElseGet(() -> Read.bad("must be one of Synchronous, Orphan, Background")));
@@ -45,7 +48,7 @@ public final class Setting<T> {
   /** Taken from the cascading owner while it is there (then from what the cascade recorded on the dependent). */
   public static final Setting<Long> GRACE_PERIOD = new Setting<>(Names.GRACE_PERIOD, "gracePeriodSeconds", true, v -> {
     try {
-      long seconds = Long.parseLong(v.trim());
+      long seconds = Long.parseLong(asciiInteger(v));
       return seconds >= 0 ? Read.ok(seconds) : Read.bad("must not be negative");
     } catch (NumberFormatException e) {
       return Read.bad("must be a whole number of seconds");
@@ -59,7 +62,7 @@ public final class Setting<T> {
   /** SPEC: an invalid wave counts as 0, so it is read as 0 (and no policy's wave replaces it). */
   public static final Setting<Integer> DELETION_WAVE = new Setting<>(Names.DELETION_WAVE, null, false, v -> {
     try {
-      return Read.ok(Integer.parseInt(v.trim()));
+      return Read.ok(Integer.parseInt(asciiInteger(v)));
     } catch (NumberFormatException e) {
       return new Read<>(Optional.of(0), "must be a whole number; counts as 0");
     }
@@ -67,6 +70,22 @@ public final class Setting<T> {
 
   /** The table, in the order invalid values are reported. */
   public static final List<Setting<?>> ALL = List.of(PROPAGATION, TIMEOUT, GRACE_PERIOD, ON_TIMEOUT, DELETION_WAVE);
+
+  /**
+   * A whole number as the numeric annotations take it: surrounding spaces and control characters
+   * ({@link String#trim()}), an optional sign, ASCII digits only (as Kubernetes' own integers; Java's
+   * parsers alone would also take other scripts' digits, which the chart's admission policy could
+   * not check the same way).
+   *
+   * @throws NumberFormatException if it is not one
+   */
+  private static String asciiInteger(String value) {
+    String trimmed = value.trim();
+    if (!ASCII_INTEGER.matcher(trimmed).matches()) {
+      throw new NumberFormatException(value);
+    }
+    return trimmed;
+  }
 
   private final String annotation;
   private final String policyField;

@@ -2,8 +2,13 @@ package dev.syncgc.core.settings;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.regex.Pattern;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Provide;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -78,5 +83,51 @@ class GoDurationTest {
     }
     Assume.that(expected.compareTo(Duration.ZERO) > 0);
     assertEquals(expected, GoDuration.parse(text.toString()), text.toString());
+  }
+
+  // --- GoDuration.SYNTAX, the API server's side (the CRD's rule on spec.timeout, the admission policy)
+
+  private static final Pattern SYNTAX = Pattern.compile(GoDuration.SYNTAX);
+
+  /**
+   * The rule the API server runs is {@code self.matches(SYNTAX) && duration(self) > duration('0s')}:
+   * whatever parse takes matches SYNTAX, and what SYNTAX lets through that parse refuses is exactly
+   * what the duration() half refuses (zero after truncation to whole nanoseconds, or too long). The
+   * e2e test PolicySchemaIT sends the same samples to a real API server.
+   */
+  @Test
+  void syntaxAgreesWithParseOnEverySample() {
+    for (String text : SettingSamples.DURATIONS) {
+      assertAgree(text);
+    }
+  }
+
+  @Property(tries = 2000)
+  void syntaxAgreesWithParseOnStringsMadeOfDurationPieces(@ForAll("durationish") String text) {
+    assertAgree(text);
+  }
+
+  @Provide
+  Arbitrary<String> durationish() {
+    // pieces of durations, right and wrong, so that a good share of the strings are near misses
+    return Arbitraries.of("0", "1", "00", "12", "9999999", ".", "5.", ".5", "0.0", "ns", "us", "µs", "μs", "ms", "s",
+        "m", "h", "H", "d", "x", " ", "-", "+").list().ofMaxSize(6).map(pieces -> String.join("", pieces));
+  }
+
+  private static void assertAgree(String text) {
+    boolean matches = SYNTAX.matcher(text).matches();
+    String refusal = null;
+    try {
+      GoDuration.parse(text);
+    } catch (IllegalArgumentException e) {
+      refusal = e.getMessage();
+    }
+    if (refusal == null) {
+      assertTrue(matches, "parse takes '" + text + "' but SYNTAX does not match it");
+    } else if (matches) {
+      assertTrue(refusal.endsWith("must be greater than zero") || refusal.endsWith("is too long"),
+          "SYNTAX matches '" + text + "', which parse refuses for a reason duration() > 0s does not cover: "
+              + refusal);
+    }
   }
 }
