@@ -43,7 +43,7 @@ class GoDurationTest {
   }
 
   @ParameterizedTest(name = "rejects \"{0}\"")
-  @ValueSource(strings = {"0.5ns", ".1ns", "0.0000000000001h"})
+  @ValueSource(strings = {"0.5ns", ".1ns", "0.0000000000001h", "0.5ns0.5ns"})
   void rejectsDurationsThatTruncateToZero(String text) {
     assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
   }

@@ -19,11 +19,14 @@ public final class SettingSamples {
   public static final List<String> DURATIONS = List.of(
       // valid
       "90s", "5m", "1h30m", "1.5h", ".5s", "5.h", "500ms", "250us", "250µs", "1ns", "2h45m30s", "1h1h",
-      "00001s", "2562047h", "2562047h47m16.854775807s",
+      "00001s", "2562047h", "2562047h47m16.854775807s", "2562047.788h", "1.000000001s",
+      "0.333333333333333333333333h",
       // invalid: no unit, zero, below a nanosecond, signed, spaced, wrong case or unit, too long
       "", "0", "10", "soon", "0s", "0h0m0s", "0.5ns", ".1ns", "0.0000000000001h", "-5s", "+5s", "5x", "s",
       ".s", "5..s", "1.5.5h", "1e3s", "1h 30m", " 5m", "5m ", "5M", "1H", "1d", "250μs" /* Greek mu */,
-      "１s" /* full-width digit */, "2562048h", "2562047h47m16.854775808s", "9999999h");
+      "１s" /* full-width digit */, "2562048h", "2562047h47m16.854775808s", "2562047.7883h", "9999999h",
+      // Go truncates each part to whole nanoseconds: 0 + 0 (an exact sum would make 1ns)
+      "0.5ns0.5ns");
 
   /** Values of each annotation the admission policy checks. */
   public static final Map<Setting<?>, List<String>> ANNOTATION_VALUES = annotationValues();
