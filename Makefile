@@ -103,10 +103,8 @@ cluster-down: ## stop it and remove its data
 cluster-status: ## what runs
 	e2e/cluster.sh status
 
-crds: ## regenerate crds/ and the chart's copy from the Java classes
-	$(MVN) -q -pl kube -am process-classes
-	cp kube/target/classes/META-INF/fabric8/*.yml crds/
-	cp kube/target/classes/META-INF/fabric8/*.yml helm/syncgc/crds/
+crds: ## regenerate crds/ and the chart's copy from the Java classes (kube's PolicyCrd, through CrdFilesTest)
+	$(MVN) -q -pl kube -am test -Dtest=CrdFilesTest -Dsurefire.failIfNoSpecifiedTests=false -Dsyncgc.crds.update=true
 
 BENCH_ARGS ?=
 BENCH_JAR := bench/target/syncgc-bench.jar

@@ -1,14 +1,41 @@
 package dev.syncgc.policy;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.syncgc.core.settings.GoDuration;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What a GarbageCollectionPolicy matches and the settings it gives the objects it matches. */
+/**
+ * What a GarbageCollectionPolicy matches and the settings it gives the objects it matches. The CRD's
+ * schema refuses what {@link PolicyTranslator} would refuse, so that a bad policy is refused when it is
+ * written, not reported as Ready=False later: the annotations here, and the enums of propagation and
+ * onTimeout, which the CRD takes from {@link dev.syncgc.core.settings.Propagation} and
+ * {@link dev.syncgc.core.settings.OnTimeout} (PolicyCrd, in the tests, where the CRD is generated).
+ * The translator still checks everything, for policies written before the schema did.
+ */
 public class PolicySpec {
+  /**
+   * The CEL rule on {@code timeout}: what {@link GoDuration#parse} takes. The regular expression reads
+   * its syntax; duration() then refuses zero (and, with an error, what overflows 2^63-1 ns).
+   */
+  public static final String TIMEOUT_RULE =
+      "self.matches('" + GoDuration.SYNTAX + "') && duration(self) > duration('0s')";
+
+  /**
+   * Some character {@link String#isBlank()} does not count as white space (Java's
+   * Character.isWhitespace: the Unicode separators but the no-break spaces, and the controls tab to
+   * carriage return and 0x1C-0x1F); means the same in RE2. Unanchored: found anywhere.
+   */
+  public static final String NOT_BLANK = "[^\\t\\n\\x0B\\f\\r\\x1C-\\x1F\\p{Z}]|[\\x{00A0}\\x{2007}\\x{202F}]";
+
   @Required
+  @Size(min = 1)
   @JsonPropertyDescription("Kinds the policy applies to; kind \"*\" means every kind of the group.")
   private List<GroupKindSpec> kinds = new ArrayList<>();
 
@@ -20,17 +47,22 @@ public class PolicySpec {
 
   @Required
   @JsonPropertyDescription("Synchronous, Orphan or Background.")
-  private String propagation;
+  private String propagation; // an enum of Propagation's values in the CRD (PolicyCrd)
 
-  @JsonPropertyDescription("Deadline of a synchronous deletion, e.g. 90s, 5m, 1h30m.")
+  @ValidationRule(value = TIMEOUT_RULE,
+      message = "must be a duration greater than zero such as 90s, 5m or 1h30m",
+      messageExpression = "'\"' + self + '\" is not a duration greater than zero such as 90s, 5m or 1h30m'")
+  @JsonPropertyDescription("Deadline of a synchronous deletion, greater than zero, e.g. 90s, 5m, 1h30m"
+      + " (units h, m, s, ms, us, ns; no sign, no spaces).")
   private String timeout;
 
-  @JsonPropertyDescription("Grace period passed on every DELETE of the cascade.")
+  @Min(0)
+  @JsonPropertyDescription("Grace period passed on every DELETE of the cascade, in seconds (0 or more).")
   private Long gracePeriodSeconds;
 
   @JsonPropertyDescription("What the deadline does: Release (default) lets the owner go with its dependents"
       + " remaining; Keep keeps it marked as deleted until they are gone.")
-  private String onTimeout;
+  private String onTimeout; // an enum of OnTimeout's values in the CRD (PolicyCrd)
 
   @JsonPropertyDescription("When several policies match an object, the highest priority wins; on a tie, the name first in order.")
   private Integer priority;
@@ -105,6 +137,7 @@ public class PolicySpec {
     private String group = "";
 
     @Required
+    @Pattern(NOT_BLANK)
     @JsonPropertyDescription("Kind, or \"*\" for every kind of the group.")
     private String kind;
 
