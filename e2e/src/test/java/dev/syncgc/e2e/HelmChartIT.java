@@ -626,6 +626,26 @@ class HelmChartIT {
     assertTrue(withoutService.stderr().contains("metrics.service.enabled"), withoutService.describe());
   }
 
+  // --- admission policy (AdmissionPolicyIT runs it against the API server)
+
+  @Test
+  void admissionPolicyOnlyWhenEnabledWithItsBindingAndOnlyFromKubernetes130() {
+    assertTrue(helm.render().ofKind("ValidatingAdmissionPolicy").isEmpty());
+    assertTrue(helm.render().ofKind("ValidatingAdmissionPolicyBinding").isEmpty());
+
+    Rendered r = helm.render("--set", "admissionPolicy.enabled=true", "--set", "admissionPolicy.validationActions={Warn,Audit}");
+    var policy = r.one(io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy.class);
+    var binding = r.one(io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding.class);
+    assertEquals(Helm.RELEASE + "-syncgc-annotations", policy.getMetadata().getName());
+    assertEquals(policy.getMetadata().getName(), binding.getSpec().getPolicyName());
+    assertEquals(List.of("Warn", "Audit"), binding.getSpec().getValidationActions());
+    assertEquals(5, policy.getSpec().getValidations().size(), "one rule per checked annotation");
+
+    ProcessRunner.Result old = helm.template("", "--set", "admissionPolicy.enabled=true", "--kube-version", "1.29.5");
+    assertFalse(old.ok(), old.describe());
+    assertTrue(old.stderr().contains("admissionPolicy.enabled needs Kubernetes 1.30"), old.describe());
+  }
+
   // --- schema
 
   @ParameterizedTest(name = "{0}")
@@ -639,6 +659,8 @@ class HelmChartIT {
       "logLevel=loud, /logLevel",
       "image.pullPolicy=Sometimes, /image/pullPolicy",
       "wokers=4, wokers",
+      "admissionPolicy.validationActions={Block}, /admissionPolicy/validationActions/0",
+      "admissionPolicy.enabled=yes, /admissionPolicy/enabled",
       "trackedKinds.builtin[0].kind=configmap, /trackedKinds/builtin/0",
   })
   void schemaRejectsBadValue(String set, String named) {
