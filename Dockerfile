@@ -44,6 +44,8 @@ LABEL org.opencontainers.image.title="syncgc-operator" \
       org.opencontainers.image.licenses="Apache-2.0"
 COPY --from=build /opt/jre /opt/jre
 ENV JAVA_HOME=/opt/jre PATH=/opt/jre/bin:$PATH
+# the revision label of the operator's syncgc_build_info metric
+ENV SYNCGC_REVISION=${REVISION}
 COPY LICENSE /app/LICENSE
 COPY --from=build /src/operator/target/syncgc-operator.jar /app/syncgc-operator.jar
 USER 65532:65532

@@ -130,6 +130,8 @@ public final class Operator {
     new ProcessorMetrics().bindTo(registry);
     new ProcessCpuSeconds().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
+    SyncgcMetrics.buildInfo(registry.getPrometheusRegistry(), Operator.class.getPackage().getImplementationVersion(),
+        System.getenv("SYNCGC_REVISION"));
     return registry;
   }
 

@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -70,6 +72,27 @@ public final class SyncgcMetrics {
 
   public void inUseHeld(Duration held) {
     inUseHold.record(held);
+  }
+
+  /**
+   * {@code syncgc_build_info{version, revision, java_version} 1}: what runs, to read on a dashboard or
+   * join onto other series. A Prometheus info metric, registered in the Prometheus registry under the
+   * Micrometer one: a Micrometer gauge cannot be named {@code *_info} (the suffix is reserved, and
+   * would be cut). A value not known (null or blank) is {@code unknown}.
+   *
+   * @param version the operator's version (its jar's Implementation-Version)
+   * @param revision the git commit it was built from (the image's SYNCGC_REVISION)
+   */
+  public static void buildInfo(PrometheusRegistry registry, String version, String revision) {
+    Info.builder().name("syncgc_build_info")
+        .help("The running syncgc: its version, the git commit it was built from and the Java version; always 1")
+        .labelNames("version", "revision", "java_version")
+        .register(registry)
+        .setLabelValues(known(version), known(revision), known(System.getProperty("java.version")));
+  }
+
+  private static String known(String value) {
+    return value == null || value.isBlank() ? "unknown" : value.strip();
   }
 
   /** A histogram of durations from 10 ms to 2 h, the range of a deletion. */

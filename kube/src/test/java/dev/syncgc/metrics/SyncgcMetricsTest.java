@@ -33,4 +33,31 @@ class SyncgcMetricsTest {
     assertTrue(scrape.contains("\nsyncgc_graph_unseen_owners 3.0\n"), scrape);
     assertTrue(scrape.contains("\nsyncgc_queue_depth 4.0\n"), scrape);
   }
+
+  @Test
+  void buildInfoIsOneWithTheVersionTheRevisionAndTheJavaVersion() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new SyncgcMetrics(registry);
+    SyncgcMetrics.buildInfo(registry.getPrometheusRegistry(), "1.2.3", " 0123abc\n");
+
+    String scrape = registry.scrape();
+    String java = System.getProperty("java.version");
+    assertTrue(scrape.contains("# TYPE syncgc_build_info gauge\n"), scrape);
+    assertTrue(scrape.contains("\nsyncgc_build_info{java_version=\"" + java + "\",revision=\"0123abc\",version=\"1.2.3\"} 1\n"),
+        scrape);
+    // OpenMetrics, which Prometheus asks for first, has an info type of its own
+    String openMetrics = registry.scrape("application/openmetrics-text; version=1.0.0; charset=utf-8");
+    assertTrue(openMetrics.contains("# TYPE syncgc_build info\n"), openMetrics);
+    assertTrue(openMetrics.contains("\nsyncgc_build_info{java_version=\"" + java + "\",revision=\"0123abc\",version=\"1.2.3\"} 1\n"),
+        openMetrics);
+  }
+
+  @Test
+  void buildInfoSaysUnknownForWhatItIsNotGiven() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    SyncgcMetrics.buildInfo(registry.getPrometheusRegistry(), null, "");
+
+    String scrape = registry.scrape();
+    assertTrue(scrape.contains("revision=\"unknown\",version=\"unknown\"} 1\n"), scrape);
+  }
 }
