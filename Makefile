@@ -153,7 +153,10 @@ KREW_ARCHIVE := $(DIST)/kubectl-syncgc-v$(VERSION).tar.gz
 dist: ## release artifacts in dist/ (VERSION, default the chart's appVersion): chart package, krew archive + manifest, SBOMs
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(MVN) -q -pl operator,cli -am package -DskipTests org.cyclonedx:cyclonedx-maven-plugin:makeBom
-	$(HELM) package helm/syncgc --version $(VERSION) --app-version $(VERSION) -d $(DIST)
+	@# Artifact Hub's artifacthub.io/images names the image at appVersion: packaged with VERSION too
+	stage=$$(mktemp -d) && cp -r helm/syncgc $$stage/ && \
+	  sed -i 's#^\(      image: [^:]*\):.*#\1:$(VERSION)#' $$stage/syncgc/Chart.yaml && \
+	  $(HELM) package $$stage/syncgc --version $(VERSION) --app-version $(VERSION) -d $(DIST) && rm -rf $$stage
 	stage=$$(mktemp -d) && install -m 0755 cli/bin/kubectl-syncgc cli/bin/kubectl_complete-syncgc $$stage/ && \
 	  install -m 0644 cli/target/syncgc-cli.jar LICENSE $$stage/ && \
 	  tar -C $$stage --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - \
@@ -173,6 +176,8 @@ dist-check: ## check dist/: the krew manifest's sha256 and files against its arc
 	tar -tzf $(DIST)/syncgc-$(VERSION).tgz | grep -qx syncgc/LICENSE || { echo "error: the chart package lacks LICENSE" >&2; exit 1; }
 	$(HELM) lint --strict $(DIST)/syncgc-$(VERSION).tgz >/dev/null
 	$(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx 'appVersion: $(VERSION)'
+	$(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx '      image: [^:]*:$(VERSION)' || \
+	  { echo "error: the chart's artifacthub.io/images does not name the image at $(VERSION)" >&2; exit 1; }
 	for bom in $(DIST)/syncgc-operator-$(VERSION).cdx.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json; do \
 	  grep -Eq '"bomFormat" *: *"CycloneDX"' $$bom && grep -q '"io.fabric8"' $$bom || { echo "error: $$bom is not a CycloneDX SBOM of the jar" >&2; exit 1; }; \
 	done

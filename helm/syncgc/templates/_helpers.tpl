@@ -70,6 +70,8 @@ app.kubernetes.io/part-of: syncgc
 {{- define "syncgc.commonEnv" -}}
 - name: SYNCGC_LOG_LEVEL
   value: {{ .Values.logLevel | quote }}
+- name: SYNCGC_LOG_FORMAT
+  value: {{ .Values.logFormat | quote }}
 {{- with .Values.jvmOptions }}
 - name: JDK_JAVA_OPTIONS
   value: {{ join " " . | quote }}
@@ -178,4 +180,11 @@ app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 app.kubernetes.io/part-of: syncgc
 app.kubernetes.io/component: {{ $component }}
+{{- end }}
+
+{{/* Base URL of the runbooks: metrics.prometheusRule.runbookUrl, or the project's docs/runbooks at the
+     release's tag (v<appVersion>), so that each alert links to the runbook of the version installed. */}}
+{{- define "syncgc.runbookUrl" -}}
+{{- $url := trimSuffix "/" .Values.metrics.prometheusRule.runbookUrl }}
+{{- default (printf "https://github.com/syncgc/syncgc/blob/v%s/docs/runbooks" .Chart.AppVersion) $url }}
 {{- end }}

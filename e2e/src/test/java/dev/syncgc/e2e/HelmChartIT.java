@@ -18,8 +18,14 @@ import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -111,6 +117,101 @@ class HelmChartIT {
     assertFalse(((List<String>) chart.get("sources")).isEmpty(), chart.toString());
     List<Map<String, String>> maintainers = (List<Map<String, String>>) chart.get("maintainers");
     assertFalse(maintainers.isEmpty() || maintainers.get(0).getOrDefault("name", "").isBlank(), chart.toString());
+    for (Map<String, String> maintainer : maintainers) {
+      assertTrue(maintainer.getOrDefault("email", "").contains("@")
+          || maintainer.getOrDefault("url", "").startsWith("https://"), "a way to reach " + maintainer);
+    }
+    // the icon: the raw content of an SVG the repository holds, on its main branch
+    String icon = (String) chart.get("icon");
+    String rawPrefix = chart.get("home") + "/raw/main/";
+    assertTrue(icon != null && icon.startsWith(rawPrefix) && icon.endsWith(".svg"), "icon " + icon);
+    java.nio.file.Path svg = dev.syncgc.e2e.support.TestCluster.repoRoot().resolve(icon.substring(rawPrefix.length()));
+    assertTrue(java.nio.file.Files.readString(svg).contains("<svg"), svg + " is not an SVG");
+  }
+
+  /**
+   * Artifact Hub's annotations (artifacthub.io/docs/topics/annotations/helm): the CRD as it is in
+   * crds/, an example policy the operator accepts, the default image at appVersion, links, and
+   * prerelease while the chart is 0.x.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void artifactHubAnnotationsDescribeTheCrdTheImageAndTheLinks() throws Exception {
+    var yaml = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+    Map<String, Object> chart = helm.chartYaml();
+    Map<String, String> annotations = (Map<String, String>) chart.get("annotations");
+    assertEquals("true", annotations.get("artifacthub.io/operator"));
+    assertEquals(String.valueOf(chart.get("version")).startsWith("0."),
+        "true".equals(annotations.get("artifacthub.io/prerelease")), "prerelease while 0.x: " + annotations);
+
+    // crds: the one CRD of crds/, by kind, served version and name
+    java.nio.file.Path crdFile;
+    try (var files = java.nio.file.Files.list(helm.chart().resolve("crds"))) {
+      List<java.nio.file.Path> all = files.toList();
+      assertEquals(1, all.size(), all.toString());
+      crdFile = all.get(0);
+    }
+    var crd = yaml.unmarshal(java.nio.file.Files.readString(crdFile),
+        io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
+    List<Map<String, String>> crds = yaml.unmarshal(annotations.get("artifacthub.io/crds"), List.class);
+    assertEquals(1, crds.size(), crds.toString());
+    Map<String, String> entry = crds.get(0);
+    assertEquals(crd.getSpec().getNames().getKind(), entry.get("kind"));
+    assertEquals(crd.getMetadata().getName(), entry.get("name"));
+    assertTrue(crd.getSpec().getVersions().stream().anyMatch(v -> v.getName().equals(entry.get("version")) && v.getServed()),
+        entry.toString());
+    assertFalse(entry.getOrDefault("displayName", "").isBlank() || entry.getOrDefault("description", "").isBlank(),
+        entry.toString());
+
+    // crdsExamples: each a policy of that CRD whose fields its schema knows, and which the operator takes
+    List<Map<String, Object>> examples = yaml.unmarshal(annotations.get("artifacthub.io/crdsExamples"), List.class);
+    assertFalse(examples.isEmpty());
+    var schema = crd.getSpec().getVersions().stream().filter(v -> v.getName().equals(entry.get("version")))
+        .findFirst().orElseThrow().getSchema().getOpenAPIV3Schema();
+    for (Map<String, Object> example : examples) {
+      assertEquals(crd.getSpec().getGroup() + "/" + entry.get("version"), example.get("apiVersion"));
+      assertEquals(entry.get("kind"), example.get("kind"));
+      assertKnownBySchema("spec", example.get("spec"), schema.getProperties().get("spec"));
+      var policy = yaml.unmarshal(yaml.asYaml(example), dev.syncgc.policy.GarbageCollectionPolicy.class);
+      assertNotNull(dev.syncgc.policy.PolicyTranslator.translate(policy), example.toString());
+    }
+
+    // images: the chart's default image at appVersion
+    List<Map<String, String>> images = yaml.unmarshal(annotations.get("artifacthub.io/images"), List.class);
+    assertEquals(List.of(operator(helm.render().one(Deployment.class)).getImage()),
+        images.stream().map(i -> i.get("image")).toList(), "artifacthub.io/images (set it to the new appVersion)");
+
+    List<Map<String, String>> links = yaml.unmarshal(annotations.get("artifacthub.io/links"), List.class);
+    assertFalse(links.isEmpty());
+    for (Map<String, String> link : links) {
+      assertFalse(link.getOrDefault("name", "").isBlank(), link.toString());
+      assertTrue(link.getOrDefault("url", "").startsWith(chart.get("home") + "/"), link.toString());
+    }
+  }
+
+  /** Every field of {@code value} is a property the CRD's schema declares, all the way down. */
+  @SuppressWarnings("unchecked")
+  private static void assertKnownBySchema(String path, Object value,
+      io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps schema) {
+    assertNotNull(schema, path + " is not in the CRD's schema");
+    if (value instanceof Map<?, ?> map && schema.getAdditionalProperties() != null
+        && schema.getAdditionalProperties().getSchema() != null) {
+      // a map (matchLabels): any key, each value as additionalProperties says
+      for (Map.Entry<String, Object> field : ((Map<String, Object>) map).entrySet()) {
+        assertKnownBySchema(path + "." + field.getKey(), field.getValue(), schema.getAdditionalProperties().getSchema());
+      }
+    } else if (value instanceof Map<?, ?> map) {
+      for (Map.Entry<String, Object> field : ((Map<String, Object>) map).entrySet()) {
+        var properties = schema.getProperties();
+        assertTrue(properties != null && properties.containsKey(field.getKey()),
+            path + "." + field.getKey() + " is not in the CRD's schema");
+        assertKnownBySchema(path + "." + field.getKey(), field.getValue(), properties.get(field.getKey()));
+      }
+    } else if (value instanceof List<?> list) {
+      for (int i = 0; i < list.size(); i++) {
+        assertKnownBySchema(path + "[" + i + "]", list.get(i), schema.getItems().getSchema());
+      }
+    }
   }
 
   @Test
@@ -582,6 +683,15 @@ class HelmChartIT {
     assertEquals(hookRole.getMetadata().getName(), hookBinding.getRoleRef().getName());
     assertEquals(podSpec(job).getServiceAccountName(), hookBinding.getSubjects().get(0).getName());
     assertTrue(hookWeight(hookBinding) < hookWeight(job), "the RoleBinding must exist before the Job");
+
+    // Argo CD runs no Helm hook: the same three are its PreDelete hooks, in the same order
+    for (HasMetadata hook : List.of(hookRole, hookBinding, job)) {
+      Map<String, String> a = hook.getMetadata().getAnnotations();
+      assertEquals("PreDelete", a.get("argocd.argoproj.io/hook"), hook.getKind());
+      assertEquals(a.get("helm.sh/hook-weight"), a.get("argocd.argoproj.io/sync-wave"), hook.getKind());
+      assertEquals(Set.of("BeforeHookCreation", "HookSucceeded"),
+          Set.copyOf(Arrays.asList(a.get("argocd.argoproj.io/hook-delete-policy").split(","))), hook.getKind());
+    }
   }
 
   @Test
@@ -646,6 +756,118 @@ class HelmChartIT {
     assertTrue(old.stderr().contains("admissionPolicy.enabled needs Kubernetes 1.30"), old.describe());
   }
 
+  // --- network policy, placement, log format
+
+  @Test
+  void noNetworkPolicyUnlessEnabled() {
+    assertTrue(helm.render().all(NetworkPolicy.class).isEmpty());
+  }
+
+  /**
+   * The operator Pods (and only they) take ingress on their HTTP port, from any source by default,
+   * and reach the API server (443, 6443) and DNS (53 over UDP and TCP), anywhere.
+   */
+  @Test
+  void networkPolicyLetsInMetricsAndOutToTheApiServerAndDns() {
+    Rendered r = helm.render("--set", "networkPolicy.enabled=true");
+    NetworkPolicy policy = r.one(NetworkPolicy.class);
+    Deployment deployment = r.one(Deployment.class);
+    assertEquals(Helm.NAMESPACE, policy.getMetadata().getNamespace());
+    assertEquals(deployment.getSpec().getSelector().getMatchLabels(), policy.getSpec().getPodSelector().getMatchLabels());
+    Map<String, String> releasePodLabels = releaseJob(r).orElseThrow().getSpec().getTemplate().getMetadata().getLabels();
+    assertFalse(releasePodLabels.entrySet().containsAll(policy.getSpec().getPodSelector().getMatchLabels().entrySet()),
+        "the release Job's Pod is not the operator's");
+    assertEquals(Set.of("Ingress", "Egress"), Set.copyOf(policy.getSpec().getPolicyTypes()));
+
+    assertEquals(1, policy.getSpec().getIngress().size());
+    NetworkPolicyIngressRule in = policy.getSpec().getIngress().get(0);
+    assertEquals(List.of("TCP/8080"), ports(in.getPorts()));
+    assertEquals(operator(deployment).getPorts().get(0).getContainerPort(), in.getPorts().get(0).getPort().getIntVal());
+    assertTrue(in.getFrom() == null || in.getFrom().isEmpty(), "any source by default: " + in);
+
+    List<NetworkPolicyEgressRule> out = policy.getSpec().getEgress();
+    assertEquals(2, out.size(), out.toString());
+    assertEquals(List.of("TCP/443", "TCP/6443"), ports(out.get(0).getPorts()));
+    assertTrue(out.get(0).getTo() == null || out.get(0).getTo().isEmpty(), out.get(0).toString());
+    assertEquals(List.of("UDP/53", "TCP/53"), ports(out.get(1).getPorts()));
+  }
+
+  @Test
+  void networkPolicyTakesSelectorsCidrsPortsAndExtraRules() {
+    Rendered r = helm.renderValues("""
+        metrics:
+          service: {port: 9090}
+        networkPolicy:
+          enabled: true
+          metrics:
+            namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: monitoring}}
+            podSelector: {matchLabels: {app.kubernetes.io/name: prometheus}}
+          apiServer:
+            cidrs: ["10.0.0.10/32", "fd00::1/128"]
+            ports: [6443]
+          dns:
+            to: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: kube-system}}}]
+          extraEgress: [{ports: [{port: 3128, protocol: TCP}]}]
+        """);
+    NetworkPolicy policy = r.one(NetworkPolicy.class);
+    NetworkPolicyIngressRule in = policy.getSpec().getIngress().get(0);
+    assertEquals(List.of("TCP/9090"), ports(in.getPorts()));
+    assertEquals(1, in.getFrom().size(), in.toString());
+    NetworkPolicyPeer from = in.getFrom().get(0);
+    assertEquals(Map.of("kubernetes.io/metadata.name", "monitoring"), from.getNamespaceSelector().getMatchLabels());
+    assertEquals(Map.of("app.kubernetes.io/name", "prometheus"), from.getPodSelector().getMatchLabels(),
+        "one peer: those Pods in those namespaces");
+
+    List<NetworkPolicyEgressRule> out = policy.getSpec().getEgress();
+    assertEquals(3, out.size(), out.toString());
+    assertEquals(List.of("TCP/6443"), ports(out.get(0).getPorts()));
+    assertEquals(List.of("10.0.0.10/32", "fd00::1/128"), out.get(0).getTo().stream().map(p -> p.getIpBlock().getCidr()).toList());
+    assertEquals("kube-system", out.get(1).getTo().get(0).getNamespaceSelector().getMatchLabels().get("kubernetes.io/metadata.name"));
+    assertEquals(List.of("TCP/3128"), ports(out.get(2).getPorts()));
+
+    NetworkPolicy podsOnly = helm.render("--set", "networkPolicy.enabled=true",
+        "--set", "networkPolicy.metrics.podSelector.matchLabels.app=prometheus",
+        "--set", "networkPolicy.dns.enabled=false").one(NetworkPolicy.class);
+    NetworkPolicyPeer peer = podsOnly.getSpec().getIngress().get(0).getFrom().get(0);
+    assertTrue(peer.getNamespaceSelector() == null, "a podSelector alone: Pods of the release namespace: " + peer);
+    assertEquals(1, podsOnly.getSpec().getEgress().size(), "no DNS rule");
+  }
+
+  @Test
+  void topologySpreadConstraintsPassThroughAndSelectTheOperatorPodsByDefault() {
+    assertTrue(podSpec(helm.render().one(Deployment.class)).getTopologySpreadConstraints().isEmpty());
+
+    Rendered r = helm.renderValues("""
+        replicaCount: 3
+        topologySpreadConstraints:
+          - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway}
+          - maxSkew: 2
+            topologyKey: topology.kubernetes.io/zone
+            whenUnsatisfiable: DoNotSchedule
+            minDomains: 2
+            labelSelector: {matchLabels: {team: platform}}
+        """);
+    Deployment deployment = r.one(Deployment.class);
+    List<TopologySpreadConstraint> constraints = podSpec(deployment).getTopologySpreadConstraints();
+    assertEquals(2, constraints.size(), constraints.toString());
+    assertEquals("kubernetes.io/hostname", constraints.get(0).getTopologyKey());
+    assertEquals(1, constraints.get(0).getMaxSkew());
+    assertEquals("ScheduleAnyway", constraints.get(0).getWhenUnsatisfiable());
+    assertEquals(deployment.getSpec().getSelector().getMatchLabels(), constraints.get(0).getLabelSelector().getMatchLabels());
+    assertEquals(Map.of("team", "platform"), constraints.get(1).getLabelSelector().getMatchLabels());
+    assertEquals(2, constraints.get(1).getMinDomains());
+    assertTrue(podSpec(releaseJob(r).orElseThrow()).getTopologySpreadConstraints().isEmpty(),
+        "the release Job runs once: nothing to spread");
+  }
+
+  @ParameterizedTest(name = "logFormat={0}")
+  @ValueSource(strings = {"text", "json"})
+  void logFormatReachesTheOperatorAndTheReleaseJob(String format) {
+    Rendered r = format.equals("text") ? helm.render() : helm.render("--set", "logFormat=" + format);
+    assertEquals(format, env(operator(r.one(Deployment.class)), "SYNCGC_LOG_FORMAT"));
+    assertEquals(format, env(container(releaseJob(r).orElseThrow()), "SYNCGC_LOG_FORMAT"));
+  }
+
   // --- schema
 
   @ParameterizedTest(name = "{0}")
@@ -662,6 +884,12 @@ class HelmChartIT {
       "admissionPolicy.validationActions={Block}, /admissionPolicy/validationActions/0",
       "admissionPolicy.enabled=yes, /admissionPolicy/enabled",
       "trackedKinds.builtin[0].kind=configmap, /trackedKinds/builtin/0",
+      "logFormat=xml, /logFormat",
+      "networkPolicy.enabled=yes, /networkPolicy/enabled",
+      "networkPolicy.apiServer.ports[0]=0, /networkPolicy/apiServer/ports/0",
+      "networkPolicy.apiServer.cidrs[0]=kubernetes.default, /networkPolicy/apiServer/cidrs/0",
+      "networkPolicy.metrics.podSelector.app=prometheus, /networkPolicy/metrics/podSelector",
+      "topologySpreadConstraints[0].maxSkew=0, /topologySpreadConstraints/0",
   })
   void schemaRejectsBadValue(String set, String named) {
     helm.assertSchemaRejects(set, named);
@@ -677,6 +905,11 @@ class HelmChartIT {
   }
 
   // --- helpers
+
+  /** "PROTOCOL/port" of each port of a NetworkPolicy rule. */
+  private static List<String> ports(List<NetworkPolicyPort> ports) {
+    return ports.stream().map(p -> p.getProtocol() + "/" + p.getPort().getIntVal()).toList();
+  }
 
   /** The chart's ServiceAccount, not the helm test's. */
   private static Optional<ServiceAccount> operatorServiceAccount(Rendered r) {

@@ -47,6 +47,21 @@ public final class Helm {
     return chart;
   }
 
+  /** The chart's Chart.yaml, parsed. */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> chartYaml() {
+    try {
+      return SERIALIZATION.unmarshal(Files.readString(chart.resolve("Chart.yaml")), Map.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The chart's appVersion: the default image tag, and the tag the runbook links are pinned to. */
+  public String appVersion() {
+    return String.valueOf(chartYaml().get("appVersion"));
+  }
+
   public Result lint(String... args) {
     List<String> command = new ArrayList<>(List.of("lint", "--strict", chart.toString()));
     command.addAll(List.of(args));
