@@ -11,6 +11,11 @@ HELM_VERSION=v3.22.0
 # module, whose versions are v0.3MM.P for Prometheus 3.MM.P (`go list -m -versions github.com/prometheus/prometheus`).
 PROMETHEUS_VERSION=v3.16.0
 PROMETHEUS_MODULE_VERSION=v0.316.0
+# chart-testing (`ct lint` of the chart, e2e/ct.sh) from its Go module (pinned in e2e/toolchain/ct/go.mod
+# too), and the two Python tools it runs, from PyPI into a venv beside it; yamale at the version of ct's own image
+CT_VERSION=v3.14.0
+YAMLLINT_VERSION=1.38.0
+YAMALE_VERSION=6.0.0
 
 # kind and the parts of its base image, at the versions of kind's images/base/Dockerfile
 KIND_VERSION=v0.33.0
