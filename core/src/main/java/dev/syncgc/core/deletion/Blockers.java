@@ -12,26 +12,29 @@ import java.util.stream.Collectors;
 final class Blockers {
   private Blockers() {}
 
-  /** At most {@link DeletionPlanner#MAX_BLOCKERS_REPORTED} of {@code dependents}, in order. */
-  static List<Blocker> of(
-      DependencyGraph graph, List<ObjectMetadata> dependents, Function<String, String> lastFailure) {
+  /**
+   * At most {@link DeletionPlanner#MAX_BLOCKERS_REPORTED} of {@code dependents}, in order.
+   *
+   * @param usersOf each dependent's users (SPEC "In use"), as the plan worked them out
+   */
+  static List<Blocker> of(DependencyGraph graph, List<ObjectMetadata> dependents, Function<String, String> lastFailure,
+      Function<ObjectMetadata, List<ObjectMetadata>> usersOf) {
     List<Blocker> result = new ArrayList<>();
     for (ObjectMetadata d : dependents) {
       if (result.size() == DeletionPlanner.MAX_BLOCKERS_REPORTED) {
         break;
       }
-      result.add(new Blocker(d.ref(), why(graph, d, lastFailure.apply(d.uid()))));
+      result.add(new Blocker(d.ref(), why(graph, d, lastFailure.apply(d.uid()), usersOf.apply(d))));
     }
     return result;
   }
 
   /** Why a dependent is still in the store, in words for an Event. */
-  static String why(DependencyGraph graph, ObjectMetadata d, String failure) {
+  private static String why(DependencyGraph graph, ObjectMetadata d, String failure, List<ObjectMetadata> users) {
     List<String> reasons = new ArrayList<>();
     if (failure != null) {
       reasons.add(failure);
     }
-    List<ObjectMetadata> users = InUse.users(graph, d);
     if (!users.isEmpty()) { // SPEC "In use": it waits for its users first
       reasons.add("in use by " + users.stream().limit(3).map(u -> u.ref().toString()).collect(Collectors.joining(", "))
           + (users.size() > 3 ? " and " + (users.size() - 3) + " more" : "") + " (" + Names.USES + ")");

@@ -13,6 +13,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
@@ -74,7 +75,7 @@ public final class DeletionPlanner {
     List<Step> steps = new ArrayList<>();
     if (inUse) {
       // SPEC "In use": while a user is left, nothing of the owner's own deletion starts
-      InUse.Hold hold = InUse.of(graph, owner, Set.of(), cascades);
+      InUse.Hold hold = InUse.of(new InUse.Lookup(graph), owner, Set.of(), cascades);
       if (hold.holds()) {
         return List.of(new Step.WaitForUsers(hold.users().stream().map(ObjectMetadata::ref).toList()));
       }
@@ -118,14 +119,28 @@ public final class DeletionPlanner {
     return o -> resolved.computeIfAbsent(o, inForce);
   }
 
+  /**
+   * Recent deadlines as parsed, by their text's hash: an owner is planned again and again with the
+   * same annotation, and {@link Instant#parse} is a measurable share of a plan. A slot holds one
+   * {@code {text, instant}} pair; a collision only parses again.
+   */
+  private static final AtomicReferenceArray<Object[]> PARSED_DEADLINES = new AtomicReferenceArray<>(1024);
+
   /** The deadline recorded on the owner when its deletion started, or null. */
   public static Instant deadlineOf(ObjectMetadata owner) {
     String value = owner.annotation(Names.DEADLINE);
     if (value == null) {
       return null;
     }
+    int slot = value.hashCode() & (PARSED_DEADLINES.length() - 1);
+    Object[] known = PARSED_DEADLINES.get(slot);
+    if (known != null && known[0].equals(value)) {
+      return (Instant) known[1];
+    }
     try {
-      return Instant.parse(value);
+      Instant deadline = Instant.parse(value);
+      PARSED_DEADLINES.set(slot, new Object[] {value, deadline});
+      return deadline;
     } catch (DateTimeParseException e) {
       return null;
     }

@@ -10,8 +10,8 @@ import dev.syncgc.core.settings.Propagation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +59,34 @@ public final class InUse {
       || o.annotation(Names.CASCADED_FROM) != null);
 
   public static Hold of(DependencyGraph graph, ObjectMetadata used) {
-    return of(graph, used, Set.of(), CASCADES_BY_METADATA);
+    return of(new Lookup(graph), used, Set.of(), CASCADES_BY_METADATA);
+  }
+
+  /**
+   * One plan's look at usage: each object's users worked out once (a plan asks about the same objects
+   * many times: every dependent, every step of a ring search, every blocker), by instance, as the
+   * graph handed them out for this plan.
+   */
+  static final class Lookup {
+    private final DependencyGraph graph;
+    private final Map<ObjectMetadata, List<ObjectMetadata>> users = new IdentityHashMap<>();
+
+    Lookup(DependencyGraph graph) {
+      this.graph = graph;
+    }
+
+    DependencyGraph graph() {
+      return graph;
+    }
+
+    List<ObjectMetadata> users(ObjectMetadata used) {
+      List<ObjectMetadata> found = users.get(used);
+      if (found == null) {
+        found = InUse.users(graph, used);
+        users.put(used, found);
+      }
+      return found;
+    }
   }
 
   /**
@@ -67,12 +94,12 @@ public final class InUse {
    *     already: users that use each other inside one cascade go as a unit too
    * @param cascades whether an object being deleted deletes its dependents before it goes
    */
-  static Hold of(DependencyGraph graph, ObjectMetadata used, Set<String> going, Predicate<ObjectMetadata> cascades) {
-    List<ObjectMetadata> users = users(graph, used);
+  static Hold of(Lookup lookup, ObjectMetadata used, Set<String> going, Predicate<ObjectMetadata> cascades) {
+    List<ObjectMetadata> users = lookup.users(used);
     if (users.isEmpty()) {
       return Hold.NONE;
     }
-    return new Hold(users, new RingSearch(graph, going, cascades).ring(used, users));
+    return new Hold(users, new RingSearch(lookup, going, cascades).ring(used, users));
   }
 
   /**
@@ -121,12 +148,14 @@ public final class InUse {
    */
   private static final class RingSearch {
     private final DependencyGraph graph;
+    private final Lookup lookup;
     private final Set<String> going;
     private final Predicate<ObjectMetadata> cascades;
-    private final Map<String, Boolean> goes = new HashMap<>();
+    private final Map<ObjectMetadata, Boolean> goes = new IdentityHashMap<>();
 
-    RingSearch(DependencyGraph graph, Set<String> going, Predicate<ObjectMetadata> cascades) {
-      this.graph = graph;
+    RingSearch(Lookup lookup, Set<String> going, Predicate<ObjectMetadata> cascades) {
+      this.graph = lookup.graph;
+      this.lookup = lookup;
       this.going = going;
       this.cascades = cascades;
     }
@@ -150,7 +179,7 @@ public final class InUse {
         if (!goes(o, 0) || seen.size() > MAX_RING_SEARCH) {
           return List.of();
         }
-        List<ObjectMetadata> first = new ArrayList<>(users(graph, o));
+        List<ObjectMetadata> first = new ArrayList<>(lookup.users(o));
         if (waitsForDependents(o)) {
           first.addAll(graph.dependentsOf(o.uid()));
         }
@@ -200,11 +229,11 @@ public final class InUse {
       if (o.beingDeleted() || going.contains(o.uid())) {
         return true;
       }
-      Boolean known = goes.get(o.uid());
+      Boolean known = goes.get(o);
       if (known != null) {
         return known;
       }
-      goes.put(o.uid(), false); // a loop of owners decides nothing by itself
+      goes.put(o, false); // a loop of owners decides nothing by itself
       boolean result = !o.owners().isEmpty() && depth < MAX_RING_SEARCH;
       for (OwnerLink link : o.owners()) {
         ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
@@ -213,7 +242,7 @@ public final class InUse {
           break;
         }
       }
-      goes.put(o.uid(), result);
+      goes.put(o, result);
       return result;
     }
 

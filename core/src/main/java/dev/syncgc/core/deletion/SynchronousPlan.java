@@ -26,6 +26,8 @@ final class SynchronousPlan {
   private final Function<String, String> lastFailure;
   private final ToIntFunction<ObjectMetadata> waveOf;
   private final Predicate<ObjectMetadata> cascades;
+  /** Each object's users, worked out once for this plan. */
+  private final InUse.Lookup usage;
   private final List<Step> steps;
   private final boolean inUse;
 
@@ -38,6 +40,7 @@ final class SynchronousPlan {
     this.lastFailure = lastFailure;
     this.waveOf = waveOf;
     this.cascades = cascades;
+    this.usage = new InUse.Lookup(graph);
     this.steps = steps;
   }
 
@@ -48,7 +51,7 @@ final class SynchronousPlan {
     }
     Instant lookAgainBy = deadline;
     if (!now.isBefore(deadline)) {
-      List<Blocker> remaining = withUnverified(unverified, Blockers.of(graph, dependents, lastFailure));
+      List<Blocker> remaining = withUnverified(unverified, Blockers.of(graph, dependents, lastFailure, usage::users));
       if (onTimeout == OnTimeout.RELEASE) {
         if (unverified.isEmpty()) {
           deleteTheRest(dependents);
@@ -64,7 +67,7 @@ final class SynchronousPlan {
     if (!unverified.isEmpty()) {
       // a dependent the graph has not seen may exist: deleting what it can see could delete a
       // parent before its unseen child, so nothing moves until the view is verified
-      steps.add(new Step.Wait(withUnverified(unverified, Blockers.of(graph, dependents, lastFailure)),
+      steps.add(new Step.Wait(withUnverified(unverified, Blockers.of(graph, dependents, lastFailure, usage::users)),
           dependents.size(), lookAgainBy));
       return steps;
     }
@@ -88,7 +91,7 @@ final class SynchronousPlan {
     for (ObjectMetadata d : dependents) {
       if (!d.beingDeleted() && !d.uid().equals(owner.uid()) && lastFailure.apply(d.uid()) == null
           && keepers.otherKeeper(d, owner.uid()) == Keepers.Keeper.NONE
-          && !(inUse && InUse.of(graph, d, Set.of(), cascades).holds())) { // in use: never deleted while a user is left
+          && !(inUse && InUse.of(usage, d, Set.of(), cascades).holds())) { // in use: never deleted while a user is left
         steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
       }
     }
@@ -117,7 +120,7 @@ final class SynchronousPlan {
       }
     }
     // SPEC "In use": a dependent with users left waits; its users go first, whatever their waves
-    UsersFirst order = inUse ? UsersFirst.of(graph, owner, waitingFor, waveOf, cascades) : UsersFirst.NONE;
+    UsersFirst order = inUse ? UsersFirst.of(usage, owner, waitingFor, waveOf, cascades) : UsersFirst.NONE;
     steps.addAll(order.rings()); // named (DependencyCycle) as they go as units
     ToIntFunction<ObjectMetadata> waveIn = inUse ? order::wave : waveOf;
     int wave = currentWave(waitingFor, waveIn);
@@ -137,7 +140,7 @@ final class SynchronousPlan {
     }
     boolean waves = waitingFor.stream().anyMatch(d -> waveIn.applyAsInt(d) != 0);
     waitingFor.sort(Comparator.comparingInt(waveIn).reversed()); // the wave being deleted named first
-    steps.add(new Step.Wait(Blockers.of(graph, waitingFor, lastFailure), waitingFor.size(), lookAgainBy,
+    steps.add(new Step.Wait(Blockers.of(graph, waitingFor, lastFailure, usage::users), waitingFor.size(), lookAgainBy,
         waves ? OptionalInt.of(wave) : OptionalInt.empty()));
     return steps;
   }

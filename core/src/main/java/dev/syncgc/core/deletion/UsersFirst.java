@@ -39,15 +39,16 @@ final class UsersFirst {
   }
 
   /** For the dependents an owner waits for (the owner itself among them, if it owns itself). */
-  static UsersFirst of(DependencyGraph graph, ObjectMetadata owner, List<ObjectMetadata> dependents,
+  static UsersFirst of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
+    DependencyGraph graph = lookup.graph();
     Map<String, List<ObjectMetadata>> held = new HashMap<>();
     Map<Set<String>, Step.RingOfUsers> rings = new LinkedHashMap<>(); // one each, whichever member found it
     Set<String> going = new HashSet<>();
     dependents.forEach(d -> going.add(d.uid()));
     for (ObjectMetadata d : dependents) {
       if (!d.uid().equals(owner.uid())) {
-        InUse.Hold hold = InUse.of(graph, d, going, cascades);
+        InUse.Hold hold = InUse.of(lookup, d, going, cascades);
         if (hold.holds()) {
           held.put(d.uid(), hold.users());
         } else if (!hold.ring().isEmpty()) {
