@@ -68,7 +68,7 @@ public final class InUse {
    * graph handed them out for this plan.
    */
   static final class Lookup {
-    private final DependencyGraph graph;
+    final DependencyGraph graph;
     private final Map<ObjectMetadata, List<ObjectMetadata>> users = new IdentityHashMap<>();
 
     Lookup(DependencyGraph graph) {
@@ -99,7 +99,7 @@ public final class InUse {
     if (users.isEmpty()) {
       return Hold.NONE;
     }
-    return new Hold(users, new RingSearch(lookup, going, cascades).ring(used, users));
+    return new Hold(users, new UsersRing(lookup, going, cascades).of(used, users));
   }
 
   /**
@@ -138,117 +138,5 @@ public final class InUse {
       }
     }
     return false;
-  }
-
-  /**
-   * What must go before what (a user before what it uses; the dependents of a deletion that waits for
-   * them before it), searched from a used object back to itself: a closed path means none of them can
-   * go first, so they go as a unit. Only while every object on the way goes (being deleted, or deleted
-   * by a cascade under way): a user that stays keeps it, and one that can go will.
-   */
-  private static final class RingSearch {
-    private final DependencyGraph graph;
-    private final Lookup lookup;
-    private final Set<String> going;
-    private final Predicate<ObjectMetadata> cascades;
-    private final Map<ObjectMetadata, Boolean> goes = new IdentityHashMap<>();
-
-    RingSearch(Lookup lookup, Set<String> going, Predicate<ObjectMetadata> cascades) {
-      this.graph = lookup.graph;
-      this.lookup = lookup;
-      this.going = going;
-      this.cascades = cascades;
-    }
-
-    /**
-     * A closed path from {@code used} through one of its users and back, when every user of it must
-     * itself wait for it (each reaches it through what must go before what); otherwise empty: a user
-     * that can go first goes first.
-     */
-    List<ObjectRef> ring(ObjectMetadata used, List<ObjectMetadata> users) {
-      Map<String, ObjectMetadata> seen = new LinkedHashMap<>(); // everything that must go before its users
-      Map<String, List<String>> firstOf = new LinkedHashMap<>();
-      firstOf.put(used.uid(), users.stream().map(ObjectMetadata::uid).toList());
-      Deque<ObjectMetadata> todo = new ArrayDeque<>();
-      for (ObjectMetadata u : users) {
-        seen.put(u.uid(), u);
-        todo.push(u);
-      }
-      while (!todo.isEmpty()) {
-        ObjectMetadata o = todo.pop();
-        if (!goes(o, 0) || seen.size() > MAX_RING_SEARCH) {
-          return List.of();
-        }
-        List<ObjectMetadata> first = new ArrayList<>(lookup.users(o));
-        if (waitsForDependents(o)) {
-          first.addAll(graph.dependentsOf(o.uid()));
-        }
-        List<String> uids = new ArrayList<>();
-        for (ObjectMetadata f : first) {
-          uids.add(f.uid());
-          if (!f.uid().equals(used.uid()) && seen.putIfAbsent(f.uid(), f) == null) {
-            todo.push(f);
-          }
-        }
-        firstOf.put(o.uid(), uids);
-      }
-      Set<String> inside = new HashSet<>(seen.keySet());
-      inside.add(used.uid());
-      for (ObjectMetadata u : users) {
-        if (!reaches(u.uid(), used.uid(), firstOf)) {
-          return List.of(); // this user needs nothing of it gone first: it goes first
-        }
-      }
-      List<String> path = Ring.closedPath(used.uid(), inside, uid -> firstOf.getOrDefault(uid, List.of()));
-      seen.put(used.uid(), used);
-      return path.stream().map(uid -> seen.get(uid).ref()).toList();
-    }
-
-    private static boolean reaches(String from, String to, Map<String, List<String>> firstOf) {
-      Deque<String> todo = new ArrayDeque<>(List.of(from));
-      Set<String> visited = new HashSet<>();
-      while (!todo.isEmpty()) {
-        String o = todo.pop();
-        for (String next : firstOf.getOrDefault(o, List.of())) {
-          if (next.equals(to)) {
-            return true;
-          }
-          if (visited.add(next)) {
-            todo.push(next);
-          }
-        }
-      }
-      return false;
-    }
-
-    /**
-     * Whether the object goes: being deleted, in the cascade under way, or every owner of it goes and
-     * waits for it (a cascade above it deletes it; an owner that stays keeps it).
-     */
-    private boolean goes(ObjectMetadata o, int depth) {
-      if (o.beingDeleted() || going.contains(o.uid())) {
-        return true;
-      }
-      Boolean known = goes.get(o);
-      if (known != null) {
-        return known;
-      }
-      goes.put(o, false); // a loop of owners decides nothing by itself
-      boolean result = !o.owners().isEmpty() && depth < MAX_RING_SEARCH;
-      for (OwnerLink link : o.owners()) {
-        ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
-        if (!result || owner == null || !goes(owner, depth + 1) || !waitsForDependents(owner)) {
-          result = false;
-          break;
-        }
-      }
-      goes.put(o, result);
-      return result;
-    }
-
-    /** A deletion under way waits for its dependents; one still to come does too (a cascade finalizes it first). */
-    private boolean waitsForDependents(ObjectMetadata o) {
-      return !o.beingDeleted() || cascades.test(o);
-    }
   }
 }

@@ -180,9 +180,10 @@ class InUsePropertiesTest {
   }
 
   /**
-   * Whether {@code from} must go before {@code to} (a dependent before its owner, every owner here
-   * waiting for its dependents; a user before what it names), through objects that go (being deleted,
-   * or below an object being deleted): with {@code to} a user of {@code from}, a cycle.
+   * Whether {@code from} must go (or start going) before {@code to}: a dependent before its owner, every
+   * owner here waiting for its dependents; an owner starts before its dependent goes (a shared dependent
+   * waits for all its owners); a user before what it names. Through objects that go (being deleted, or
+   * below an object being deleted): with {@code to} a user of {@code from}, a cycle.
    */
   private static boolean goesBefore(BruteForce bf, ObjectMetadata from, ObjectMetadata to, Map<String, ObjectMetadata> seen) {
     Set<String> going = new HashSet<>();
@@ -203,8 +204,9 @@ class InUsePropertiesTest {
         continue;
       }
       for (ObjectMetadata next : seen.values()) {
-        if (bf.edge(next.uid(), o.uid()) || namers(next, seen).stream().anyMatch(n -> n.uid().equals(o.uid()))) {
-          todo.push(next); // o's owner, or what o names
+        if (bf.edge(next.uid(), o.uid()) || bf.edge(o.uid(), next.uid())
+            || namers(next, seen).stream().anyMatch(n -> n.uid().equals(o.uid()))) {
+          todo.push(next); // o's owner; o's dependent (deleted only once o's deletion started); what o names
         }
       }
     }

@@ -138,6 +138,11 @@ class InUseTest {
   void ownershipAndUseInOneCycleGoAsAUnit() {
     List<ObjectMetadata> world = List.of(obj("o").build(), obj("a").ownedBy("o").uses("widget/b").build(),
         obj("b").ownedBy("o").uses("widget/c").build(), obj("c").ownedBy("a").build());
+    assertGoesAsAUnit(world);
+  }
+
+  /** Deleting "o" removes everything, and the cycle is named (RingOfUsers). */
+  private static void assertGoesAsAUnit(List<ObjectMetadata> world) {
     List<Step> rings = new ArrayList<>();
     Simulation sim = new Simulation(world, new Simulation.Checks() {
       @Override
@@ -155,6 +160,18 @@ class InUseTest {
     assertEquals(Set.of(), sim.objects().keySet(), "left: " + sim.objects().keySet() + "; removed in order "
         + sim.removed());
     assertFalse(rings.isEmpty(), "the cycle is named");
+  }
+
+  /**
+   * A user and what it uses share a dependent (the soak, seed 6318072704847126218 round 2): u uses x,
+   * both own d. d is deleted only once both its owners are marked, x is marked only once its user u is
+   * gone, and u goes only after its dependent d: none can go first, so they go as a unit.
+   */
+  @Test
+  void aUserAndWhatItUsesSharingADependentGoAsAUnit() {
+    List<ObjectMetadata> world = List.of(obj("o").build(), obj("u").ownedBy("o").uses("widget/x").build(),
+        obj("x").ownedBy("o").build(), obj("d").ownedBy("u", "x").build());
+    assertGoesAsAUnit(world);
   }
 
   @Test

@@ -1,0 +1,175 @@
+package dev.syncgc.core.deletion;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Whether an object's users can only go after it (SPEC "In use": then they go as a unit, the cycle
+ * named). Each object's deletion has two steps, <em>started</em> (syncgc deletes it, or lets its own
+ * deletion proceed) and <em>gone</em>, and each waits for others:
+ * <ul>
+ *   <li>an object starts once its users are gone (the hold), and, deleted by a cascade, once every owner
+ *       of it that goes has started (a shared dependent is deleted only under owners all being deleted);
+ *   <li>an object is gone after it started and, when its deletion waits for its dependents (a
+ *       synchronous or foreground deletion, or one a cascade will finalize first), after they are gone.
+ * </ul>
+ * The hold on X is a deadlock when every user's "gone" waits, step by step, for X's "started": a ring of
+ * use (Y uses X, X uses Y), use and ownership (a uses b, b uses c, a owns c), or a shared dependent (u
+ * uses x, both own d). Only while every object on the way goes (being deleted, in the cascade, or under
+ * a cascading owner with no owner that stays): a user that stays keeps the object.
+ */
+final class UsersRing {
+  /** One step of one object's deletion; by instance, as the graph handed the object out for this plan. */
+  private record Step(ObjectMetadata object, boolean gone) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Step s && s.object == object && s.gone == gone;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(object) * 2 + (gone ? 1 : 0);
+    }
+  }
+
+  private final DependencyGraph graph;
+  private final InUse.Lookup lookup;
+  private final Set<String> going;
+  private final Predicate<ObjectMetadata> cascades;
+  private final Map<ObjectMetadata, Boolean> goes = new IdentityHashMap<>();
+
+  UsersRing(InUse.Lookup lookup, Set<String> going, Predicate<ObjectMetadata> cascades) {
+    this.graph = lookup.graph;
+    this.lookup = lookup;
+    this.going = going;
+    this.cascades = cascades;
+  }
+
+  /**
+   * A closed path from {@code used} through one of its users and back, when every user's removal waits
+   * for {@code used}'s deletion to start; otherwise empty: a user that can go first goes first.
+   */
+  List<ObjectRef> of(ObjectMetadata used, List<ObjectMetadata> users) {
+    Step target = new Step(used, false);
+    Map<Step, List<Step>> waitsFor = new LinkedHashMap<>();
+    waitsFor.put(target, users.stream().map(u -> new Step(u, true)).toList());
+    Deque<Step> todo = new ArrayDeque<>(waitsFor.get(target));
+    Set<Step> seen = new HashSet<>(todo);
+    while (!todo.isEmpty()) {
+      Step step = todo.pop();
+      if (!goes(step.object(), 0) || seen.size() > InUse.MAX_RING_SEARCH) {
+        return List.of();
+      }
+      List<Step> before = waitsFor(step);
+      waitsFor.put(step, before);
+      for (Step b : before) {
+        if (!b.equals(target) && seen.add(b)) {
+          todo.push(b);
+        }
+      }
+    }
+    for (ObjectMetadata u : users) {
+      if (!reaches(new Step(u, true), target, waitsFor)) {
+        return List.of(); // this user waits for nothing of it: it goes first
+      }
+    }
+    Set<Step> inside = new HashSet<>(seen);
+    inside.add(target);
+    List<ObjectRef> path = new ArrayList<>();
+    for (Step s : Ring.closedPath(target, inside, x -> waitsFor.getOrDefault(x, List.of()))) {
+      ObjectRef ref = s.object().ref();
+      if (path.isEmpty() || !path.get(path.size() - 1).equals(ref)) {
+        path.add(ref); // an object's two steps named once
+      }
+    }
+    return path;
+  }
+
+  /** What must happen before this step. */
+  private List<Step> waitsFor(Step step) {
+    ObjectMetadata o = step.object();
+    List<Step> before = new ArrayList<>();
+    boolean held = !o.beingDeleted() || o.hasFinalizer(Names.FINALIZER); // its deletion can wait for users
+    if (step.gone()) {
+      if (held) {
+        before.add(new Step(o, false));
+      }
+      if (waitsForDependents(o)) {
+        graph.dependentsOf(o.uid()).forEach(d -> before.add(new Step(d, true)));
+      }
+      return before;
+    }
+    if (held) {
+      lookup.users(o).forEach(u -> before.add(new Step(u, true))); // the hold
+    }
+    if (!o.beingDeleted()) {
+      for (OwnerLink link : o.owners()) { // a cascade deletes it only under owners all being deleted
+        ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
+        if (owner != null && !owner.beingDeleted() && owner != o) {
+          before.add(new Step(owner, false));
+        }
+      }
+    }
+    return before;
+  }
+
+  private static boolean reaches(Step from, Step to, Map<Step, List<Step>> waitsFor) {
+    Deque<Step> todo = new ArrayDeque<>(List.of(from));
+    Set<Step> visited = new HashSet<>();
+    while (!todo.isEmpty()) {
+      for (Step next : waitsFor.getOrDefault(todo.pop(), List.of())) {
+        if (next.equals(to)) {
+          return true;
+        }
+        if (visited.add(next)) {
+          todo.push(next);
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the object goes: being deleted, in the cascade under way, or every owner of it goes and
+   * waits for it (a cascade above it deletes it; an owner that stays keeps it).
+   */
+  private boolean goes(ObjectMetadata o, int depth) {
+    if (o.beingDeleted() || going.contains(o.uid())) {
+      return true;
+    }
+    Boolean known = goes.get(o);
+    if (known != null) {
+      return known;
+    }
+    goes.put(o, false); // a loop of owners decides nothing by itself
+    boolean result = !o.owners().isEmpty() && depth < InUse.MAX_RING_SEARCH;
+    for (OwnerLink link : o.owners()) {
+      ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
+      if (!result || owner == null || !goes(owner, depth + 1) || !waitsForDependents(owner)) {
+        result = false;
+        break;
+      }
+    }
+    goes.put(o, result);
+    return result;
+  }
+
+  /** A deletion under way waits for its dependents; one still to come does too (a cascade finalizes it first). */
+  private boolean waitsForDependents(ObjectMetadata o) {
+    return !o.beingDeleted() || cascades.test(o);
+  }
+}
