@@ -86,10 +86,12 @@ public final class Snapshot {
     TrackedKind kind = kinds.named(kindAndName.substring(0, slash));
     String name = kindAndName.substring(slash + 1);
     String where = kind.namespaced() ? " in namespace " + cluster.namespace : "";
-    var resource = kind.namespaced()
-        ? cluster.client.genericKubernetesResources(kind.context()).inNamespace(cluster.namespace).withName(name)
-        : cluster.client.genericKubernetesResources(kind.context()).withName(name);
-    GenericKubernetesResource found = cluster.call("get " + kind.plural() + "/" + name + where, resource::get);
+    // A list by name, not a get: the chart's plugin role grants list on every kind but get on none,
+    // since get on "*" would reach subresources (pods/exec, pods/proxy, nodes/proxy).
+    var all = cluster.client.genericKubernetesResources(kind.context());
+    var resources = (kind.namespaced() ? all.inNamespace(cluster.namespace) : all).withField("metadata.name", name);
+    GenericKubernetesResource found = cluster.call("list " + kind.plural() + " named " + name + where,
+        () -> resources.list().getItems().stream().findFirst().orElse(null));
     if (found == null) {
       throw new CliException(ExitCodes.NOT_FOUND, kind.kind() + " " + name + " not found" + where
           + (kind.namespaced() ? " (use -n NAMESPACE)" : ""));
