@@ -219,8 +219,8 @@ class HelmChartIT {
     Rendered r = helm.render();
     ServiceAccount sa = operatorServiceAccount(r).orElseThrow();
     Deployment deployment = r.one(Deployment.class);
-    ClusterRoleBinding binding = r.one(ClusterRoleBinding.class);
-    ClusterRole role = r.one(ClusterRole.class);
+    ClusterRoleBinding binding = operatorBinding(r);
+    ClusterRole role = operatorRole(r);
 
     assertEquals(FULLNAME, deployment.getMetadata().getName());
     assertEquals(sa.getMetadata().getName(), podSpec(deployment).getServiceAccountName());
@@ -244,7 +244,7 @@ class HelmChartIT {
     Rendered r = helm.render("--set", "serviceAccount.create=false", "--set", "serviceAccount.name=existing");
     assertTrue(operatorServiceAccount(r).isEmpty(), r.kinds().toString());
     assertEquals("existing", podSpec(r.one(Deployment.class)).getServiceAccountName());
-    assertEquals("existing", r.one(ClusterRoleBinding.class).getSubjects().get(0).getName());
+    assertEquals("existing", operatorBinding(r).getSubjects().get(0).getName());
     assertEquals("existing", podSpec(releaseJob(r).orElseThrow()).getServiceAccountName());
 
     ProcessRunner.Result noName = helm.template("", "--set", "serviceAccount.create=false");
@@ -256,7 +256,7 @@ class HelmChartIT {
 
   @Test
   void clusterRoleGrantsExactlyTheDocumentedRulesByDefault() {
-    Map<String, Set<String>> grants = grants(helm.render().one(ClusterRole.class));
+    Map<String, Set<String>> grants = grants(operatorRole(helm.render()));
     Map<String, Set<String>> expected = new LinkedHashMap<>();
     expected.put("*/*", TRACKED_VERBS); // every served kind, as the built-in collector's own role
     expected.put("apiextensions.k8s.io/customresourcedefinitions", Set.of("get", "list", "watch"));
@@ -273,7 +273,7 @@ class HelmChartIT {
   void noRbacRuleHasWildcardOrUnlistedVerbs() {
     Set<String> allowed = Set.of("get", "list", "watch", "patch", "delete", "create", "update");
     for (Rendered r : List.of(helm.render(), helm.render("--set", "replicaCount=2"))) {
-      List<PolicyRule> rules = new ArrayList<>(r.one(ClusterRole.class).getRules());
+      List<PolicyRule> rules = new ArrayList<>(operatorRole(r).getRules());
       // the helm test's Role is checked by helmTestRunsTheCascadeSelfTestWithItsOwnNarrowRole
       r.all(Role.class).stream().filter(role -> !isTest(role)).forEach(role -> rules.addAll(role.getRules()));
       for (PolicyRule rule : rules) {
@@ -293,6 +293,72 @@ class HelmChartIT {
     }
   }
 
+  // --- RBAC for people: policies in the built-in roles, and the plugin's role
+
+  @Test
+  void policyRolesAreAggregatedIntoViewEditAndAdminByDefault() {
+    Rendered r = helm.render();
+    ClusterRole view = named(r.all(ClusterRole.class), FULLNAME + "-view");
+    ClusterRole edit = named(r.all(ClusterRole.class), FULLNAME + "-edit");
+    assertEquals(Map.of("syncgc.dev/garbagecollectionpolicies", Set.of("get", "list", "watch")), grants(view));
+    assertEquals(Map.of("syncgc.dev/garbagecollectionpolicies", Set.of("create", "update", "patch", "delete")),
+        grants(edit));
+    for (String to : List.of("view", "edit", "admin")) {
+      assertEquals("true", view.getMetadata().getLabels().get("rbac.authorization.k8s.io/aggregate-to-" + to), to);
+    }
+    assertEquals(null, edit.getMetadata().getLabels().get("rbac.authorization.k8s.io/aggregate-to-view"),
+        "view must not write policies");
+    for (String to : List.of("edit", "admin")) {
+      assertEquals("true", edit.getMetadata().getLabels().get("rbac.authorization.k8s.io/aggregate-to-" + to), to);
+    }
+    assertEquals("syncgc", view.getMetadata().getLabels().get("app.kubernetes.io/part-of"));
+
+    Rendered off = helm.render("--set", "rbac.aggregateToDefaultRoles=false");
+    assertEquals(List.of(FULLNAME, FULLNAME + "-plugin"),
+        off.all(ClusterRole.class).stream().map(c -> c.getMetadata().getName()).sorted().toList());
+  }
+
+  @Test
+  void pluginRoleListsEveryKindGetsNoSubresourceAndIsBoundToNoOneByDefault() {
+    Rendered r = helm.render();
+    ClusterRole plugin = named(r.all(ClusterRole.class), FULLNAME + "-plugin");
+    Map<String, Set<String>> expected = new LinkedHashMap<>();
+    expected.put("*/*", Set.of("list")); // every kind's objects: Secrets too (helm/README.md says so)
+    expected.put("/namespaces", Set.of("get"));
+    assertEquals(expected, grants(plugin));
+    assertTrue(plugin.getMetadata().getLabels().keySet().stream().noneMatch(l -> l.contains("aggregate-to")),
+        "the plugin's role reads Secrets: never folded into a built-in role " + plugin.getMetadata().getLabels());
+    Role metrics = named(r.all(Role.class), FULLNAME + "-plugin");
+    assertEquals(Helm.NAMESPACE, metrics.getMetadata().getNamespace());
+    assertEquals(Map.of("/pods/proxy", Set.of("get")), grants(metrics.getRules()));
+    assertTrue(r.all(ClusterRoleBinding.class).stream().noneMatch(b -> b.getMetadata().getName().endsWith("-plugin")));
+    assertTrue(r.all(RoleBinding.class).stream().noneMatch(b -> b.getMetadata().getName().endsWith("-plugin")));
+
+    Rendered off = helm.render("--set", "rbac.pluginRole.enabled=false");
+    assertTrue(off.all(ClusterRole.class).stream().noneMatch(c -> c.getMetadata().getName().endsWith("-plugin")));
+    assertTrue(off.all(Role.class).stream().noneMatch(c -> c.getMetadata().getName().endsWith("-plugin")));
+  }
+
+  @Test
+  void pluginSubjectsAreBoundToBothPluginRoles() {
+    Rendered r = helm.render("--set-json", "rbac.pluginRole.subjects=[{\"kind\":\"Group\",\"apiGroup\":"
+        + "\"rbac.authorization.k8s.io\",\"name\":\"sre\"},{\"kind\":\"ServiceAccount\",\"name\":\"ci\","
+        + "\"namespace\":\"tools\"}]");
+    ClusterRoleBinding cluster = named(r.all(ClusterRoleBinding.class), FULLNAME + "-plugin");
+    RoleBinding local = named(r.all(RoleBinding.class), FULLNAME + "-plugin");
+    assertEquals("ClusterRole", cluster.getRoleRef().getKind());
+    assertEquals(FULLNAME + "-plugin", cluster.getRoleRef().getName());
+    assertEquals("Role", local.getRoleRef().getKind());
+    assertEquals(FULLNAME + "-plugin", local.getRoleRef().getName());
+    assertEquals(Helm.NAMESPACE, local.getMetadata().getNamespace());
+    for (var subjects : List.of(cluster.getSubjects(), local.getSubjects())) {
+      assertEquals(List.of("Group/sre", "ServiceAccount/ci"),
+          subjects.stream().map(s -> s.getKind() + "/" + s.getName()).toList());
+      assertEquals("tools", subjects.get(1).getNamespace());
+    }
+    helm.assertSchemaRejects("rbac.pluginRole.subjects[0].kind=Robot", "/rbac/pluginRole/subjects/0");
+  }
+
   @Test
   void rbacRulesAndBuiltinKindsFlagFollowTrackedKinds() {
     String values = """
@@ -307,7 +373,7 @@ class HelmChartIT {
               resources: ["widgets", "gadgets"]
         """;
     Rendered r = helm.renderValues(values);
-    Map<String, Set<String>> grants = grants(r.one(ClusterRole.class));
+    Map<String, Set<String>> grants = grants(operatorRole(r));
 
     for (String gr : List.of("/configmaps", "apps/deployments", "policy/poddisruptionbudgets",
         "example.com/widgets", "example.com/gadgets")) {
@@ -332,14 +398,14 @@ class HelmChartIT {
   @Test
   void byDefaultEveryServedKindIsTrackedWithTheBuiltInCollectorsRights() {
     Rendered r = helm.render();
-    assertEquals(TRACKED_VERBS, grants(r.one(ClusterRole.class)).get("*/*"));
+    assertEquals(TRACKED_VERBS, grants(operatorRole(r)).get("*/*"));
     assertEquals("*", env(container(releaseJob(r).orElseThrow()), "SYNCGC_BUILTIN_KINDS"));
   }
 
   @Test
   void removingACustomResourceEntryRemovesItsRule() {
     Rendered r = helm.render("--set", "trackedKinds.everyServedKind=false", "--set-json", "trackedKinds.customResources=[]");
-    Map<String, Set<String>> grants = grants(r.one(ClusterRole.class));
+    Map<String, Set<String>> grants = grants(operatorRole(r));
     assertTrue(grants.keySet().stream().noneMatch(gr -> gr.contains("*")), grants.toString());
     assertTrue(grants.containsKey("/configmaps"), grants.toString());
   }
@@ -590,8 +656,10 @@ class HelmChartIT {
     Deployment deployment = r.one(Deployment.class);
     assertTrue(operator(deployment).getArgs().stream().noneMatch(a -> a.startsWith("--leader-election")),
         operator(deployment).getArgs().toString());
-    // Only the uninstall hook's Role and RoleBinding (and the helm test's): no Lease Role.
-    assertTrue(r.all(Role.class).stream().allMatch(o -> isHook(o) || isTest(o)), r.kinds().toString());
+    // Only the uninstall hook's Role and RoleBinding (and the helm test's, and the plugin's metrics Role,
+    // bound to no one by default): no Lease Role.
+    assertTrue(r.all(Role.class).stream().allMatch(o -> isHook(o) || isTest(o)
+        || o.getMetadata().getName().equals(FULLNAME + "-plugin")), r.kinds().toString());
     assertTrue(r.all(RoleBinding.class).stream().allMatch(o -> isHook(o) || isTest(o)), r.kinds().toString());
     assertTrue(r.all(Role.class).stream().noneMatch(HelmChartIT::isLeaseRole), r.kinds().toString());
     assertEquals("Recreate", deployment.getSpec().getStrategy().getType(),
@@ -969,10 +1037,25 @@ class HelmChartIT {
         .orElseThrow(() -> new AssertionError("no env " + name + " in " + c.getName()));
   }
 
-  /** "group/resource" (group empty for the core group) to the verbs granted on it, over all rules. */
-  private static Map<String, Set<String>> grants(ClusterRole role) {
+  /** The operator's own ClusterRole ({@code <fullname>}), among the chart's others (view, edit, plugin). */
+  private static ClusterRole operatorRole(Rendered r) {
+    return named(r.all(ClusterRole.class), FULLNAME);
+  }
+
+  private static ClusterRoleBinding operatorBinding(Rendered r) {
+    return named(r.all(ClusterRoleBinding.class), FULLNAME);
+  }
+
+  private static <T extends HasMetadata> T named(List<T> objects, String name) {
+    List<T> found = objects.stream().filter(o -> name.equals(o.getMetadata().getName())).toList();
+    assertEquals(1, found.size(), name + " among " + objects.stream().map(o -> o.getMetadata().getName()).toList());
+    return found.get(0);
+  }
+
+  /** "group/resource" to verbs, over the rules of any role (resourceNames not allowed). */
+  private static Map<String, Set<String>> grants(List<PolicyRule> rules) {
     Map<String, Set<String>> grants = new LinkedHashMap<>();
-    for (PolicyRule rule : role.getRules()) {
+    for (PolicyRule rule : rules) {
       assertTrue(rule.getResourceNames() == null || rule.getResourceNames().isEmpty(), rule.toString());
       for (String group : rule.getApiGroups()) {
         for (String resource : rule.getResources()) {
@@ -981,6 +1064,11 @@ class HelmChartIT {
       }
     }
     return grants;
+  }
+
+  /** "group/resource" (group empty for the core group) to the verbs granted on it, over all rules. */
+  private static Map<String, Set<String>> grants(ClusterRole role) {
+    return grants(role.getRules());
   }
 
   private static boolean isLeaseRole(Role role) {
