@@ -33,16 +33,23 @@ import java.util.function.Predicate;
  * a cascading owner with no owner that stays): a user that stays keeps the object.
  */
 final class UsersRing {
-  /** One step of one object's deletion; by instance, as the graph handed the object out for this plan. */
-  private record Step(ObjectMetadata object, boolean gone) {
+  /**
+   * One step of one object's deletion, told apart by uid (the graph may hand out another instance of the
+   * same object); {@code object} is the version the search looked at.
+   */
+  private record Step(String uid, boolean gone, ObjectMetadata object) {
+    Step(ObjectMetadata object, boolean gone) {
+      this(object.uid(), gone, object);
+    }
+
     @Override
     public boolean equals(Object o) {
-      return o instanceof Step s && s.object == object && s.gone == gone;
+      return o instanceof Step s && s.uid.equals(uid) && s.gone == gone;
     }
 
     @Override
     public int hashCode() {
-      return System.identityHashCode(object) * 2 + (gone ? 1 : 0);
+      return uid.hashCode() * 2 + (gone ? 1 : 0);
     }
   }
 
@@ -119,7 +126,7 @@ final class UsersRing {
     if (!o.beingDeleted()) {
       for (OwnerLink link : o.owners()) { // a cascade deletes it only under owners all being deleted
         ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
-        if (owner != null && !owner.beingDeleted() && owner != o) {
+        if (owner != null && !owner.beingDeleted() && !owner.uid().equals(o.uid())) {
           before.add(new Step(owner, false));
         }
       }
