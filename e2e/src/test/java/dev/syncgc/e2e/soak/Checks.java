@@ -93,15 +93,24 @@ final class Checks {
 
   /**
    * What the order checks found, and how many constraints of each sort they could judge (both ends
-   * in etcd's record): a check that never has its data would pass by accident.
+   * in etcd's record): a check that never has its data would pass by accident. {@code uses}: the
+   * gone-before-gone pairs that are a user before what it uses ({@link Oracle#USERS_FIRST}, counted
+   * in {@code before} too), {@code usesViolated} how many of them did not hold.
    */
-  record Judged(List<String> violations, int before, int unreferenced, int notWhileOwned) {
-    static final Judged NONE = new Judged(List.of(), 0, 0, 0);
+  record Judged(List<String> violations, int before, int unreferenced, int notWhileOwned, int uses,
+      int usesViolated) {
+    static final Judged NONE = new Judged(List.of(), 0, 0, 0, 0, 0);
 
     Judged plus(Judged o) {
       List<String> all = new ArrayList<>(violations);
       all.addAll(o.violations);
-      return new Judged(all, before + o.before, unreferenced + o.unreferenced, notWhileOwned + o.notWhileOwned);
+      return new Judged(all, before + o.before, unreferenced + o.unreferenced, notWhileOwned + o.notWhileOwned,
+          uses + o.uses, usesViolated + o.usesViolated);
+    }
+
+    /** The counts alone (the violations are reported where they were found). */
+    Judged counts() {
+      return new Judged(List.of(), before, unreferenced, notWhileOwned, uses, usesViolated);
     }
   }
 
@@ -119,12 +128,17 @@ final class Checks {
     int before = 0;
     int unreferenced = 0;
     int notWhileOwned = 0;
+    int uses = 0;
+    int usesViolated = 0;
     for (Before b : e.order()) {
       Long first = h.deletedAt(b.first().etcdKey());
       Long then = h.deletedAt(b.then().etcdKey());
       if (first != null && then != null) {
         before++;
+        boolean use = b.why().equals(Oracle.USERS_FIRST);
+        uses += use ? 1 : 0;
         if (first >= then) {
+          usesViolated += use ? 1 : 0;
           out.add(b.first() + " (etcd revision " + first + ") must be gone before " + b.then() + " (revision "
               + then + "): " + b.why());
         }
@@ -154,7 +168,7 @@ final class Checks {
         }
       }
     }
-    return new Judged(out, before, unreferenced, notWhileOwned);
+    return new Judged(out, before, unreferenced, notWhileOwned, uses, usesViolated);
   }
 
   private static String describe(GenericKubernetesResource r) {

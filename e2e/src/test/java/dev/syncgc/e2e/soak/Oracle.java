@@ -46,11 +46,19 @@ final class Oracle {
   }
 
   /**
+   * A usage edge ({@code syncgc.dev/uses}) between two objects the cascade deletes whose order the
+   * model does not promise, and why ({@link #OWNS_WHAT_IT_USES}, {@link #RING_OF_USE},
+   * {@link #MIXED_CYCLE}).
+   */
+  record Unjudged(SoakObject user, SoakObject used, String why) {}
+
+  /**
    * @param deadline what the owner's short deadline promises, or null when it has none
+   * @param unjudgedUses the usage edges inside the cascade that {@code order} has no pair for
    */
   record Expectation(Set<SoakObject> deleted, Map<SoakObject, Set<SoakObject>> survivorOwners,
       List<Before> order, List<Unreferenced> unreferenced, List<NotWhileOwned> notWhileOwned,
-      Deletes deletes, DeadlineRule deadline) {}
+      Deletes deletes, DeadlineRule deadline, List<Unjudged> unjudgedUses) {}
 
   /**
    * A short deadline (SPEC "Cycles and timeouts", "What a deadline does"): with {@code Release} the
@@ -65,6 +73,10 @@ final class Oracle {
   static final String KEPT = "on-timeout Keep: the owner stays past its deadline until its dependents are gone";
   static final String SOLE_OWNER = "a dependent goes before its only owner";
   static final String ORPHANED = "Orphan: the owner goes after its dependents lost the reference to it";
+  static final String USERS_FIRST = "a user goes before what it uses (syncgc.dev/uses)";
+  static final String OWNS_WHAT_IT_USES = "the user owns what it uses: ownership goes first (its cascade deletes it)";
+  static final String RING_OF_USE = "users that use each other (a ring of use): released as a unit";
+  static final String MIXED_CYCLE = "user and used lie on one cycle of ownership and use: released as a unit";
   static final String NO_SOLID_OWNER = "never deleted while an owner is alive (a dependent a Release leaves"
       + " to its other owner included)";
 
@@ -110,8 +122,9 @@ final class Oracle {
       dependents.remove(s.root);
       deadline = new DeadlineRule(s.root, s.deadline, dependents);
     }
-    return new Expectation(deleted, survivors, order(s, deleted), unreferenced(s), notWhileOwned(s, deleted),
-        deletes(s, deleted), deadline);
+    List<Unjudged> unjudged = new ArrayList<>();
+    return new Expectation(deleted, survivors, order(s, deleted, unjudged), unreferenced(s),
+        notWhileOwned(s, deleted), deletes(s, deleted), deadline, unjudged);
   }
 
   /** Everything under the root, and every object that names something deleted: the objects to check. */
@@ -265,7 +278,7 @@ final class Oracle {
     return out;
   }
 
-  private List<Before> order(Scenario s, Set<SoakObject> deleted) {
+  private List<Before> order(Scenario s, Set<SoakObject> deleted, List<Unjudged> unjudged) {
     List<Before> out = new ArrayList<>();
     if (s.mode() == Scenario.Mode.NAMESPACE && s.optedIn() && !s.orphanInForce()) {
       // the namespace controller deletes everything at once; the synchronous root still waits
@@ -285,12 +298,16 @@ final class Oracle {
     if (s.deadline == Scenario.Deadline.RELEASE) {
       return out; // a deadline that releases lets an owner go before its dependents: no order to check
     }
+    // Objects on one cycle of "goes first" (an ownership ring, users that use each other, or both
+    // mixed) are released as a unit: no order is promised between them, of any sort
+    GoesFirst first = new GoesFirst(deleted);
+    List<Before> promised = new ArrayList<>();
     // SPEC step 4: the owner acted on goes last, after everything the cascade deletes; with
     // on-timeout Keep even past its deadline (its dependents inherit Keep, so the rest holds too)
     String last = s.deadline == Scenario.Deadline.KEEP ? KEPT : GOES_LAST;
     for (SoakObject d : deleted) {
       if (d != s.root) {
-        out.add(new Before(d, s.root, last));
+        promised.add(new Before(d, s.root, last));
       }
     }
     // a cascaded owner waits for a dependent it alone owns; one with other owners in the cascade
@@ -299,20 +316,134 @@ final class Oracle {
     for (SoakObject owner : deleted) {
       for (SoakObject d : dependents.getOrDefault(owner, List.of())) {
         if (owner != s.root && deleted.contains(d) && d.owners.size() == 1 && !sameRing(owner, d)) {
-          out.add(new Before(d, owner, SOLE_OWNER));
+          promised.add(new Before(d, owner, SOLE_OWNER));
         }
       }
     }
+    // higher waves first, unless what is below the lower wave uses what is below the higher one
+    // (SPEC "In use": users first, whatever their waves; the user's subtree counts in the higher wave)
     List<SoakObject> waved = dependents.getOrDefault(s.root, List.of()).stream()
         .filter(deleted::contains).filter(d -> d.owners.size() == 1).toList();
     for (SoakObject high : waved) {
       for (SoakObject low : waved) {
-        if (wave(high) > wave(low)) {
-          out.add(new Before(high, low, "wave " + wave(high) + " before wave " + wave(low)));
+        if (wave(high) > wave(low) && !first.subtreeUses(low, high, waved)) {
+          promised.add(new Before(high, low, "wave " + wave(high) + " before wave " + wave(low)));
         }
       }
     }
+    // SPEC "In use": inside a cascade a user goes before what it uses, unless it owns it (its own
+    // cascade deletes it first) or both lie on one cycle of "goes first"
+    for (SoakObject user : deleted) {
+      for (SoakObject used : user.uses) {
+        if (!deleted.contains(used)) {
+          continue;
+        }
+        if (owns(user, used)) {
+          unjudged.add(new Unjudged(user, used, OWNS_WHAT_IT_USES));
+        } else if (first.oneCycle(user, used)) {
+          unjudged.add(new Unjudged(user, used, first.ringOfUse(user, used) ? RING_OF_USE : MIXED_CYCLE));
+        } else {
+          promised.add(new Before(user, used, USERS_FIRST));
+        }
+      }
+    }
+    for (Before b : promised) {
+      if (!first.oneCycle(b.first(), b.then())) {
+        out.add(b);
+      }
+    }
     return out;
+  }
+
+  /** Whether {@code o} is below {@code owner} (directly or not, through valid references). */
+  private boolean owns(SoakObject owner, SoakObject o) {
+    return owner != o && reachable(owner).contains(o);
+  }
+
+  /**
+   * "Goes first" among the objects a cascade deletes: a dependent before each owner, a user before
+   * what it uses unless it owns it (then ownership decides: its cascade deletes the used object).
+   */
+  private final class GoesFirst {
+    private final Set<SoakObject> deleted;
+    private final Map<SoakObject, Set<SoakObject>> reach = new HashMap<>();
+    private final Map<SoakObject, Set<SoakObject>> reachByUse = new HashMap<>();
+
+    GoesFirst(Set<SoakObject> deleted) {
+      this.deleted = deleted;
+    }
+
+    /** Whether {@code a} and {@code b} (distinct) lie on one cycle. */
+    boolean oneCycle(SoakObject a, SoakObject b) {
+      return a != b && reach(a, false).contains(b) && reach(b, false).contains(a);
+    }
+
+    /** Whether they lie on one cycle of use alone (users that use each other, directly or not). */
+    boolean ringOfUse(SoakObject a, SoakObject b) {
+      return a != b && reach(a, true).contains(b) && reach(b, true).contains(a);
+    }
+
+    /**
+     * Whether something at or below {@code low} uses something at or below {@code high}, directly or
+     * through the subtrees of other children of the root ({@code children}): SPEC's users first then
+     * counts {@code low} in {@code high}'s wave at least.
+     */
+    boolean subtreeUses(SoakObject low, SoakObject high, List<SoakObject> children) {
+      Set<SoakObject> seen = new HashSet<>(List.of(low));
+      Deque<SoakObject> todo = new ArrayDeque<>(List.of(low));
+      while (!todo.isEmpty()) {
+        SoakObject child = todo.pop();
+        for (SoakObject other : children) {
+          if (other != child && usesBelow(child, other)) {
+            if (other == high) {
+              return true;
+            }
+            if (seen.add(other)) {
+              todo.push(other);
+            }
+          }
+        }
+      }
+      return false;
+    }
+
+    private boolean usesBelow(SoakObject a, SoakObject b) {
+      Set<SoakObject> belowB = reachable(b);
+      for (SoakObject user : reachable(a)) {
+        if (deleted.contains(user) && user.uses.stream().anyMatch(u -> deleted.contains(u) && belowB.contains(u))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private Set<SoakObject> reach(SoakObject from, boolean useOnly) {
+      Map<SoakObject, Set<SoakObject>> memo = useOnly ? reachByUse : reach;
+      Set<SoakObject> known = memo.get(from);
+      if (known != null) {
+        return known;
+      }
+      Set<SoakObject> seen = new HashSet<>();
+      Deque<SoakObject> todo = new ArrayDeque<>(List.of(from));
+      while (!todo.isEmpty()) {
+        for (SoakObject next : next(todo.pop(), useOnly)) {
+          if (seen.add(next)) {
+            todo.push(next);
+          }
+        }
+      }
+      memo.put(from, seen);
+      return seen;
+    }
+
+    private List<SoakObject> next(SoakObject o, boolean useOnly) {
+      List<SoakObject> out = new ArrayList<>();
+      if (!useOnly) {
+        o.owners.stream().filter(deleted::contains).forEach(out::add);
+      }
+      o.uses.stream().filter(deleted::contains).filter(u -> !owns(o, u)).forEach(out::add);
+      return out;
+    }
   }
 
   private static int wave(SoakObject o) {

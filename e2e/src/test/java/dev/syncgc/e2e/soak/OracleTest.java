@@ -400,6 +400,138 @@ class OracleTest {
     assertEquals(Duration.ofSeconds(2), early.lateness(), "measured from the last dependent gone");
   }
 
+  /** {@code user} names each of {@code used} in syncgc.dev/uses. */
+  private static void uses(SoakObject user, SoakObject... used) {
+    user.uses.addAll(List.of(used));
+  }
+
+  /** etcd's record with every object of the universe marked deleted first (at revision 0). */
+  private Record allMarked() {
+    Record record = new Record();
+    universe.forEach(o -> record.marked(o, 0));
+    return record;
+  }
+
+  private static List<Before> usersFirst(Expectation e) {
+    return e.order().stream().filter(b -> b.why().equals(Oracle.USERS_FIRST)).toList();
+  }
+
+  @Test
+  void insideACascadeAUserGoesBeforeWhatItUsesWhateverItsSubtree() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    SoakObject b = add("b", r);
+    SoakObject x = add("x", b);
+    SoakObject c = add("c", a);
+    uses(a, x); // another subtree
+    uses(c, a); // the user is below what it uses: ownership says the same
+    Expectation e = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertEquals(Set.of(new Before(a, x, Oracle.USERS_FIRST), new Before(c, a, Oracle.USERS_FIRST)),
+        Set.copyOf(usersFirst(e)));
+    assertEquals(List.of(), e.unjudgedUses());
+    assertTrue(e.order().contains(new Before(x, b, Oracle.SOLE_OWNER)) && e.order().contains(new Before(a, r,
+        Oracle.GOES_LAST)), "ownership's order stays: " + e.order());
+
+    Record record = allMarked().gone(c, 5).gone(x, 6).gone(a, 7).gone(b, 8).gone(r, 9);
+    assertTrue(Checks.order(e, record).size() == 1 && Checks.order(e, record).get(0).contains(Oracle.USERS_FIRST)
+        && Checks.order(e, record).get(0).contains("Widget/ns/x"), "x went before its user a: " + Checks.order(e,
+        record));
+    Checks.Judged judged = Checks.judge(e, record);
+    assertEquals(2, judged.uses());
+    assertEquals(1, judged.usesViolated());
+    record.gone(a, 4).gone(c, 3);
+    assertEquals(List.of(), Checks.order(e, record));
+
+    for (Action other : List.of(Action.NAMESPACE, Action.ORPHAN_CASCADE, Action.UNANNOTATE)) {
+      assertEquals(List.of(), usersFirst(new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, other, r))),
+          other + ": the model judges use inside a synchronous cascade only");
+    }
+  }
+
+  @Test
+  void aUserThatOwnsWhatItUsesIsNotJudgedOwnershipGoesFirst() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    SoakObject b = add("b", a);
+    SoakObject c = add("c", b);
+    uses(a, c); // a owns c through b
+    uses(r, b); // the root uses what it owns
+    Expectation e = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertEquals(List.of(), usersFirst(e));
+    assertEquals(Set.of(new Oracle.Unjudged(a, c, Oracle.OWNS_WHAT_IT_USES),
+        new Oracle.Unjudged(r, b, Oracle.OWNS_WHAT_IT_USES)), Set.copyOf(e.unjudgedUses()));
+    assertTrue(e.order().containsAll(List.of(new Before(c, b, Oracle.SOLE_OWNER), new Before(b, a, Oracle.SOLE_OWNER),
+        new Before(b, r, Oracle.GOES_LAST), new Before(c, r, Oracle.GOES_LAST))),
+        "no cycle: the owner's cascade deletes what it uses first, and the root still goes last: " + e.order());
+    Record record = allMarked().gone(c, 1).gone(b, 2).gone(a, 3).gone(r, 4);
+    assertEquals(List.of(), Checks.order(e, record));
+  }
+
+  @Test
+  void usersThatUseEachOtherAreNotOrderedAmongThemselvesButStillBeforeTheirOwners() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    SoakObject b = add("b", r);
+    SoakObject p = add("p", r);
+    SoakObject x = add("x", p);
+    SoakObject y = add("y", p);
+    SoakObject z = add("z", p);
+    uses(a, b);
+    uses(b, a); // mutual use
+    uses(x, y);
+    uses(y, z);
+    uses(z, x); // a ring of three
+    Expectation e = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertEquals(List.of(), usersFirst(e), "released as a unit");
+    assertEquals(5, e.unjudgedUses().size());
+    assertTrue(e.unjudgedUses().stream().allMatch(u -> u.why().equals(Oracle.RING_OF_USE)), e.unjudgedUses().toString());
+    assertTrue(e.order().containsAll(List.of(new Before(x, p, Oracle.SOLE_OWNER), new Before(a, r, Oracle.GOES_LAST))),
+        "each member still goes before its owner: " + e.order());
+    Record record = allMarked().gone(b, 1).gone(a, 2).gone(z, 3).gone(x, 4).gone(y, 5).gone(p, 6).gone(r, 7);
+    assertEquals(List.of(), Checks.order(e, record), "any order inside the rings");
+  }
+
+  @Test
+  void aMixedCycleOfOwnershipAndUseIsReleasedAsAUnit() {
+    SoakObject r = add("r");
+    SoakObject a = add("a", r);
+    SoakObject b = add("b", r);
+    SoakObject c = add("c", a);
+    SoakObject d = add("d", b);
+    uses(a, b);
+    uses(b, c); // c goes before its owner a, a before b it uses, b before c it uses: a cycle
+    uses(d, b); // d is below b: not on the cycle, judged
+    Expectation e = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertEquals(Set.of(new Oracle.Unjudged(a, b, Oracle.MIXED_CYCLE), new Oracle.Unjudged(b, c, Oracle.MIXED_CYCLE)),
+        Set.copyOf(e.unjudgedUses()));
+    assertEquals(List.of(new Before(d, b, Oracle.USERS_FIRST)), usersFirst(e));
+    assertTrue(e.order().stream().noneMatch(o -> o.first() == c && o.then() == a),
+        "c need not go before its only owner a: they lie on one cycle: " + e.order());
+    assertTrue(e.order().containsAll(List.of(new Before(d, b, Oracle.SOLE_OWNER), new Before(c, r, Oracle.GOES_LAST))),
+        e.order().toString());
+    Record record = allMarked().gone(a, 1).gone(b, 2).gone(d, 3).gone(c, 4).gone(r, 5);
+    List<String> violations = Checks.order(e, record);
+    assertEquals(2, violations.size(), "d after b, against use and ownership both: " + violations);
+  }
+
+  @Test
+  void aLowerWaveWhoseSubtreeUsesAHigherOnesIsNotOrderedAfterIt() {
+    SoakObject r = add("r");
+    SoakObject high = add("high", r);
+    high.wave = 1;
+    SoakObject low = add("low", r);
+    SoakObject other = add("other", r);
+    other.wave = -1;
+    SoakObject x = add("x", high);
+    SoakObject y = add("y", low);
+    uses(y, x);
+    Expectation e = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertTrue(e.order().stream().noneMatch(o -> o.first() == high && o.then() == low),
+        "users first, whatever their waves: " + e.order());
+    assertTrue(e.order().containsAll(List.of(new Before(high, other, "wave 1 before wave -1"),
+        new Before(low, other, "wave 0 before wave -1"), new Before(y, x, Oracle.USERS_FIRST))), e.order().toString());
+  }
+
   @Test
   void generatedRoundsAreTheSameForTheSameSeedAndEveryModelSetIsConsistent() {
     Set<Shape> timed = new HashSet<>();

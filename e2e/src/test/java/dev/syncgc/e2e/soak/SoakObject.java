@@ -56,6 +56,11 @@ final class SoakObject {
   final List<Unresolvable> unresolvable = new ArrayList<>();
   /** {@code syncgc.dev/deletion-wave}, or null. */
   Integer wave;
+  /**
+   * What it names in {@code syncgc.dev/uses} (SPEC "In use"), in the order of the annotation, which
+   * the generator writes into {@link #annotations} with them.
+   */
+  final List<SoakObject> uses = new ArrayList<>();
   /** Held by {@link #HOLD} for this long after it is marked deleted; negative: not held. */
   long holdMillis = -1;
   final Map<String, String> annotations = new LinkedHashMap<>();

@@ -140,7 +140,7 @@ final class SoakRound {
       Scenario s = e.getKey();
       Checks.Judged judged = ctx.checks().judge(e.getValue());
       judged.violations().forEach(v -> violations.add(where(s) + v));
-      order = order.plus(new Checks.Judged(List.of(), judged.before(), judged.unreferenced(), judged.notWhileOwned()));
+      order = order.plus(judged.counts());
       invalid += (int) e.getKey().objects.stream().filter(SoakObject::invalidReference).count();
       deleted += e.getValue().deleted().size();
       survived += e.getValue().survivorOwners().size();
