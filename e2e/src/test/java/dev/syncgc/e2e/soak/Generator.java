@@ -4,8 +4,11 @@ import dev.syncgc.e2e.soak.Scenario.Action;
 import dev.syncgc.e2e.soak.Scenario.Shape;
 import dev.syncgc.e2e.soak.SoakObject.Kind;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.UUID;
 
 /**
@@ -14,6 +17,12 @@ import java.util.UUID;
  * deletion waves, Pods, invalid owner references (to an owner in another namespace, of an unknown
  * kind, a namespaced owner of a cluster-scoped object); opted in by annotation or policy, changed
  * before or during the deletion. The same seed gives the same round.
+ *
+ * <p>Usage edges ({@code syncgc.dev/uses}, SPEC "In use") are drawn from a second Random of their
+ * own, once a round's ownership is drawn: a seed gives the ownership worlds, faults and instants it
+ * gave before usage existed, with edges added. They go only where the model stays simple: between
+ * objects a synchronous cascade without a short deadline deletes, in the same scenario (so a user
+ * never outlives what it uses), some of them in a ring of use.
  */
 final class Generator {
   static final String SYNCHRONOUS = "Synchronous";
@@ -23,13 +32,34 @@ final class Generator {
   /** How long another controller holds the dependent of a scenario with a short deadline, once it is marked deleted. */
   static final long HELD_MILLIS = 8000;
 
+  /** {@code syncgc.dev/uses} (SpecNames has none: the soak writes it as users do). */
+  static final String USES = "syncgc.dev/uses";
+  /** Mixed into the seed for the usage draws, so that they do not follow the ownership draws. */
+  private static final long USAGE_SALT = 0x7573657300000000L; // "uses"
+
   private final Random random;
+  /** The usage draws, or null: no usage edges. */
+  private final Random usage;
   private final int maxObjects;
 
-  /** @param maxObjects the most objects one scenario's tree has (rings and extras come on top) */
+  /** Ownership only, no usage edges: the worlds every seed gave before usage edges existed. */
   Generator(Random random, int maxObjects) {
+    this(random, null, maxObjects);
+  }
+
+  /**
+   * @param usage the usage draws ({@link #usageRandom(long)} of the seed), or null for none
+   * @param maxObjects the most objects one scenario's tree has (rings and extras come on top)
+   */
+  Generator(Random random, Random usage, int maxObjects) {
     this.random = random;
+    this.usage = usage;
     this.maxObjects = Math.max(4, maxObjects);
+  }
+
+  /** The usage draws of a seed: a Random of their own, derived from the seed. */
+  static Random usageRandom(long seed) {
+    return new Random(new SplittableRandom(seed ^ USAGE_SALT).nextLong());
   }
 
   /** A round: its scenarios, the cluster-scoped keepers (solid outside owners) and the misc objects. */
@@ -55,7 +85,75 @@ final class Generator {
     for (int i = 0; i < scenarios; i++) {
       out.add(scenario(tag + "-s" + i, keepers, misc, miscObjects));
     }
-    return new Round(number, out, keepers, misc, miscObjects);
+    Round round = new Round(number, out, keepers, misc, miscObjects);
+    if (usage != null) {
+      Oracle oracle = new Oracle(round.all());
+      for (Scenario s : out) {
+        uses(s, oracle);
+      }
+    }
+    return round;
+  }
+
+  /**
+   * Usage edges inside one synchronous scenario without a short deadline, between objects its
+   * cascade deletes (the raced dependent aside: it does not exist before the action): in three
+   * scenarios of four, 1 to 5 random edges (a user may own what it uses, or be owned by it, or sit in
+   * another subtree or wave), and in one of three of those a ring of use of 2 or 3 (each uses the
+   * next). Written into the annotation with the kind named as kubectl takes it, in any of its forms.
+   */
+  private void uses(Scenario s, Oracle oracle) {
+    if (!s.synchronousRoot() || s.mode() != Scenario.Mode.SYNC || s.timesOut()) {
+      return;
+    }
+    Set<SoakObject> deleted = oracle.synchronous(s.root);
+    List<SoakObject> candidates = s.objects.stream().filter(deleted::contains).filter(o -> o != s.raced).toList();
+    if (candidates.size() < 2 || usage.nextInt(4) == 0) {
+      return;
+    }
+    int edges = 1 + usage.nextInt(Math.min(5, candidates.size()));
+    for (int e = 0; e < edges; e++) {
+      use(candidates.get(usage.nextInt(candidates.size())), candidates.get(usage.nextInt(candidates.size())));
+    }
+    if (usage.nextInt(3) == 0) {
+      List<SoakObject> ring = new ArrayList<>(candidates);
+      Collections.shuffle(ring, usage);
+      ring = ring.subList(0, Math.min(ring.size(), 2 + usage.nextInt(2)));
+      for (int i = 0; i < ring.size(); i++) {
+        use(ring.get(i), ring.get((i + 1) % ring.size()));
+      }
+    }
+    for (SoakObject o : candidates) {
+      if (!o.uses.isEmpty()) {
+        List<String> names = new ArrayList<>();
+        o.uses.forEach(u -> names.add(kubectlName(u)));
+        o.annotations.put(USES, String.join(usage.nextBoolean() ? ", " : ",", names));
+      }
+    }
+  }
+
+  /**
+   * {@code user} names {@code used}, unless it is itself, named already, or out of its reach: a
+   * namespaced object names objects of its own namespace or cluster-scoped ones, a cluster-scoped
+   * object only cluster-scoped ones (SPEC "In use").
+   */
+  private static void use(SoakObject user, SoakObject used) {
+    boolean reachable = used.kind.namespaced ? user.kind.namespaced && used.namespace.equals(user.namespace)
+        : true;
+    if (user != used && reachable && !user.uses.contains(used)) {
+      user.uses.add(used);
+    }
+  }
+
+  /** KIND[.GROUP]/NAME as kubectl takes it: kind, singular or plural resource, short name, any case. */
+  private String kubectlName(SoakObject o) {
+    String[] kinds = switch (o.kind) {
+      case WIDGET -> new String[] {"widgets.test.syncgc.dev", "widget.test.syncgc.dev", "Widget.test.syncgc.dev"};
+      case CLUSTER_WIDGET -> new String[] {"clusterwidgets.test.syncgc.dev", "ClusterWidget.test.syncgc.dev"};
+      case CONFIGMAP -> new String[] {"configmap", "configmaps", "ConfigMap", "cm"};
+      case POD -> new String[] {"pod", "pods", "Pod", "po"};
+    };
+    return kinds[usage.nextInt(kinds.length)] + "/" + o.name;
   }
 
   private Scenario scenario(String id, List<SoakObject> keepers, String misc, List<SoakObject> miscObjects) {

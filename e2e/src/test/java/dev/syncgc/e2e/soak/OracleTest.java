@@ -533,6 +533,74 @@ class OracleTest {
   }
 
   @Test
+  void usageEdgesComeFromTheirOwnDrawsAndOnlyWhereTheModelJudgesThem() {
+    Map<String, Integer> unjudged = new HashMap<>();
+    int edges = 0;
+    int promised = 0;
+    Set<String> forms = new HashSet<>();
+    for (long seed = 0; seed < 200; seed++) {
+      Generator.Round plain = new Generator(new Random(seed), 12).round("t", 1, 4);
+      Random random = new Random(seed);
+      Generator.Round a = new Generator(random, Generator.usageRandom(seed), 12).round("t", 1, 4);
+      assertEquals(world(plain), world(a), "usage draws change no ownership world: seed " + seed);
+      Generator.Round b = new Generator(new Random(seed), Generator.usageRandom(seed), 12).round("t", 1, 4);
+      assertEquals(uses(a), uses(b), "seed " + seed);
+      Random after = new Random(seed);
+      new Generator(after, 12).round("t", 1, 4);
+      assertEquals(after.nextLong(), random.nextLong(), "the faults' draws after the round are the same: seed " + seed);
+      Oracle oracle = new Oracle(a.all());
+      for (Scenario s : a.scenarios()) {
+        Expectation e = oracle.expect(s);
+        for (SoakObject o : s.objects) {
+          if (o.uses.isEmpty()) {
+            assertTrue(!o.annotations.containsKey(Generator.USES), o.toString());
+            continue;
+          }
+          assertTrue(s.mode() == Scenario.Mode.SYNC && s.synchronousRoot() && !s.timesOut(), "seed " + seed + " " + s);
+          assertTrue(e.deleted().contains(o) && e.deleted().containsAll(o.uses) && o != s.raced
+              && !o.uses.contains(s.raced), "seed " + seed + " " + s + ": " + o + " uses " + o.uses);
+          String[] entries = o.annotations.get(Generator.USES).split(",");
+          assertEquals(o.uses.size(), entries.length, o.annotations.toString());
+          for (int i = 0; i < entries.length; i++) {
+            String entry = entries[i].strip();
+            SoakObject used = o.uses.get(i);
+            assertTrue(entry.endsWith("/" + used.name), entry + " names " + used);
+            forms.add(entry.substring(0, entry.indexOf('/')));
+            assertTrue(!used.kind.namespaced || (o.kind.namespaced && used.namespace.equals(o.namespace)), entry);
+          }
+          edges += o.uses.size();
+        }
+        e.unjudgedUses().forEach(u -> unjudged.merge(u.why(), 1, Integer::sum));
+        promised += usersFirst(e).size();
+      }
+      for (SoakObject o : a.keepers()) {
+        assertTrue(o.uses.isEmpty());
+      }
+    }
+    assertEquals(Set.of(Oracle.OWNS_WHAT_IT_USES, Oracle.RING_OF_USE, Oracle.MIXED_CYCLE), unjudged.keySet(),
+        "every case the model does not judge comes up: " + unjudged);
+    assertTrue(promised > edges / 2, promised + " judged of " + edges + " (" + unjudged + ")");
+    assertTrue(forms.containsAll(Set.of("widgets.test.syncgc.dev", "Widget.test.syncgc.dev", "cm", "pods",
+        "clusterwidgets.test.syncgc.dev")), forms.toString());
+    System.out.println("[oracle] 200 seeds x 4 scenarios: " + edges + " usage edges, " + promised
+        + " user-before-used pairs promised, not judged " + unjudged);
+  }
+
+  /** Each object with its owners, waves and annotations (its uses aside): the ownership world. */
+  private static List<String> world(Generator.Round round) {
+    return round.all().stream().map(o -> {
+      Map<String, String> annotations = new HashMap<>(o.annotations);
+      annotations.remove(Generator.USES);
+      return o + " " + o.owners + " " + o.wave + " " + o.holdMillis + " " + new java.util.TreeMap<>(annotations)
+          + " " + o.labels + " " + o.unresolvable + " " + o.invalidOwner;
+    }).toList();
+  }
+
+  private static List<String> uses(Generator.Round round) {
+    return round.all().stream().map(o -> o + " " + o.uses + " " + o.annotations.get(Generator.USES)).toList();
+  }
+
+  @Test
   void generatedRoundsAreTheSameForTheSameSeedAndEveryModelSetIsConsistent() {
     Set<Shape> timed = new HashSet<>();
     Set<Action> actions = new HashSet<>();

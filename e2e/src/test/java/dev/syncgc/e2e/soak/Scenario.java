@@ -134,6 +134,11 @@ final class Scenario {
   public String toString() {
     return id + " (" + shape + ", " + action + (deadline == Deadline.NONE ? ""
         : ", " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline, on-timeout " + deadline) + ", " + objects.size()
-        + " objects)";
+        + " objects" + (uses() == 0 ? "" : ", " + uses() + " uses") + ")";
+  }
+
+  /** Its usage edges ({@code syncgc.dev/uses} entries). */
+  int uses() {
+    return objects.stream().mapToInt(o -> o.uses.size()).sum();
   }
 }

@@ -60,7 +60,7 @@ final class Soak {
     SoakReport report = new SoakReport(settings.seed());
     long started = System.nanoTime();
     Random random = new Random(settings.seed());
-    Generator generator = new Generator(random, settings.maxObjects());
+    Generator generator = new Generator(random, Generator.usageRandom(settings.seed()), settings.maxObjects());
     TestCrds.install(client);
     ObjectFactory objects = new ObjectFactory(client);
     ExecutorService workers = Executors.newFixedThreadPool(8);
