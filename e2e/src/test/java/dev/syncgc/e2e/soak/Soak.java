@@ -100,6 +100,13 @@ final class Soak {
             + " %d violations%n", number, result.faultLine(), result.inFlight(), result.deleted(), result.survived(),
             result.longestMillis(),
             result.violations().size());
+        SoakRound.Usage u = result.usage();
+        if (u.edges() > 0) {
+          log.printf("[soak]   uses: %d edges in %d scenarios; %d user-before-used pairs promised, %d judged on etcd's"
+              + " record, %d out of order; not judged: %d user owns the used, %d in a ring of use, %d on a mixed"
+              + " cycle%n", u.edges(), u.scenarios(), u.promised(), result.order().uses(), result.order().usesViolated(),
+              u.ownsUsed(), u.ringOfUse(), u.mixedCycle());
+        }
         SoakRound.Deadlines d = result.deadlines();
         if (d.release() + d.keep() > 0) {
           log.printf("[soak]   short deadlines: %d Release, %d Keep (%d kept past the deadline), largest lateness"

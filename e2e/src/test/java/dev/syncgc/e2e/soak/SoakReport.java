@@ -61,6 +61,7 @@ final class SoakReport {
     int scenarios = 0;
     int invalid = 0;
     Checks.Judged order = Checks.Judged.NONE;
+    SoakRound.Usage usage = SoakRound.Usage.NONE;
     SoakRound.Result longest = null;
     for (SoakRound.Result r : rounds) {
       faults.merge(r.fault(), 1, Integer::sum);
@@ -69,6 +70,7 @@ final class SoakReport {
       objects += r.objects();
       invalid += r.invalidReferences();
       order = order.plus(r.order());
+      usage = usage.plus(r.usage());
       deleted += r.deleted();
       survived += r.survived();
       if (longest == null || r.longestMillis() > longest.longestMillis()) {
@@ -90,9 +92,16 @@ final class SoakReport {
         .append(row("scenarios by deletion mode", modes.toString()))
         .append(row("objects carrying an owner reference Kubernetes considers invalid", Integer.toString(invalid)))
         .append(row("order constraints judged on etcd's record (both ends recorded)", order.before()
-            + " gone-before-gone (owner last, sole owner, waves), " + order.unreferenced() + " Orphan owners gone"
+            + " gone-before-gone (owner last, sole owner, waves, users first), " + order.unreferenced() + " Orphan owners gone"
             + " after a dependent lost the reference, " + order.notWhileOwned() + " objects marked deleted after an"
             + " owner (no deletion under a live owner)"))
+        .append(row("usage edges (syncgc.dev/uses) inside synchronous cascades without a short deadline",
+            usage.edges() + " in " + usage.scenarios() + " scenarios; no order promised for " + usage.ownsUsed()
+            + " (the user owns what it uses), " + usage.ringOfUse() + " (a ring of use), " + usage.mixedCycle()
+            + " (a mixed cycle of ownership and use)"))
+        .append(row("user-before-used pairs judged on etcd's record (both ends recorded; in the gone-before-gone"
+            + " figure too)", order.uses() + " of " + usage.promised() + " promised, " + order.usesViolated()
+            + " out of order"))
         .append(row("faults injected", faults.toString()))
         .append(row("syncgc's DELETEs / PATCHes judged in the audit log",
             audit.getOrDefault("DELETE", 0) + " / " + audit.getOrDefault("PATCH/UPDATE", 0)
@@ -143,15 +152,18 @@ final class SoakReport {
             + SoakRound.SETTLE.toMinutes() + " min)"))
         .append(row("violations", Integer.toString(violations.size())))
         .append("\n## Rounds\n\n| round | fault | deletions in flight at the fault | objects | must go | must stay | longest ms"
+            + " | uses: edges (scenarios), user-before-used pairs judged / promised, out of order"
             + " | heap after a full GC, before → after the round (same process) |\n"
-            + "|---|---|---|---|---|---|---|---|\n");
+            + "|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < rounds.size(); i++) {
       SoakRound.Result r = rounds.get(i);
       md.append("| ").append(r.number()).append(" | ").append(r.faultLine()).append(" | ")
           .append(r.fault() == Fault.NONE ? "-" : r.inFlight() + " of " + r.modes().values().stream()
               .mapToInt(Integer::intValue).sum()).append(" | ").append(r.objects())
           .append(" | ").append(r.deleted()).append(" | ").append(r.survived()).append(" | ")
-          .append(r.longestMillis()).append(" | ").append(heapByRound.get(i)).append(" |\n");
+          .append(r.longestMillis()).append(" | ").append(r.usage().edges() == 0 ? "-" : r.usage().edges() + " ("
+              + r.usage().scenarios() + "), " + r.order().uses() + " / " + r.usage().promised() + ", "
+              + r.order().usesViolated()).append(" | ").append(heapByRound.get(i)).append(" |\n");
     }
     md.append("\n## Heap\n\nEach sample is taken right after a full collection that `jcmd <pid> GC.run` asks of"
         + " that process, before a round creates anything and after its cleanup; only samples of the same process"

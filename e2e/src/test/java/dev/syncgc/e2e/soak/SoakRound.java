@@ -42,11 +42,12 @@ final class SoakRound {
    * order constraints judged (violations left out: they are in {@code violations}); {@code
    * invalidReferences}: objects carrying a reference Kubernetes considers invalid; {@code rejected429}:
    * requests of syncgc's identity the API server answered 429 while a throttle was in force (null:
-   * the round had none; 0: a throttle that did not throttle, {@link #exercised()} false).
+   * the round had none; 0: a throttle that did not throttle, {@link #exercised()} false); {@code
+   * usage}: its {@code syncgc.dev/uses} edges.
    */
   record Result(int number, int objects, Fault fault, String faultLine, int inFlight, Map<Mode, Integer> modes,
       int deleted, int survived, long longestMillis, String longest, Deadlines deadlines, Long rejected429,
-      AuditCheck.Counts audit, Checks.Judged order, int invalidReferences, List<String> violations) {
+      AuditCheck.Counts audit, Checks.Judged order, int invalidReferences, Usage usage, List<String> violations) {
     /** Whether the fault did what it is for: a throttle must have answered 429 at least once. */
     boolean exercised() {
       return fault != Fault.THROTTLE || (rejected429 != null && rejected429 > 0);
@@ -70,6 +71,41 @@ final class SoakRound {
       boolean later = o.latestMillis > latestMillis;
       return new Deadlines(release + o.release, keep + o.keep, keptPastDeadline + o.keptPastDeadline,
           fromAction + o.fromAction, later ? o.latestMillis : latestMillis, later ? o.latest : latest);
+    }
+  }
+
+  /**
+   * The usage edges of a round ({@code syncgc.dev/uses}): how many, in how many scenarios, and of
+   * them those the model promises no order for, by why: the user owns what it uses, a ring of use,
+   * a mixed cycle of ownership and use. The others are user-before-used pairs ({@link
+   * Checks.Judged#uses()} says how many were judged).
+   */
+  record Usage(int edges, int scenarios, int ownsUsed, int ringOfUse, int mixedCycle) {
+    static final Usage NONE = new Usage(0, 0, 0, 0, 0);
+
+    Usage plus(Usage o) {
+      return new Usage(edges + o.edges, scenarios + o.scenarios, ownsUsed + o.ownsUsed, ringOfUse + o.ringOfUse,
+          mixedCycle + o.mixedCycle);
+    }
+
+    /** The user-before-used pairs the model promises. */
+    int promised() {
+      return edges - ownsUsed - ringOfUse - mixedCycle;
+    }
+
+    static Usage of(Scenario s, Expectation e) {
+      int edges = s.objects.stream().mapToInt(o -> o.uses.size()).sum();
+      int owns = 0;
+      int ring = 0;
+      int mixed = 0;
+      for (Oracle.Unjudged u : e.unjudgedUses()) {
+        switch (u.why()) {
+          case Oracle.OWNS_WHAT_IT_USES -> owns++;
+          case Oracle.RING_OF_USE -> ring++;
+          default -> mixed++;
+        }
+      }
+      return new Usage(edges, edges > 0 ? 1 : 0, owns, ring, mixed);
     }
   }
 
@@ -133,6 +169,7 @@ final class SoakRound {
     int survived = 0;
     int inFlight = 0;
     Checks.Judged order = Checks.Judged.NONE;
+    Usage usage = Usage.NONE;
     int invalid = (int) round.misc().stream().filter(SoakObject::invalidReference).count();
     Map<String, String> cascade = new LinkedHashMap<>();
     Map<String, String> handOver = new LinkedHashMap<>();
@@ -141,6 +178,7 @@ final class SoakRound {
       Checks.Judged judged = ctx.checks().judge(e.getValue());
       judged.violations().forEach(v -> violations.add(where(s) + v));
       order = order.plus(judged.counts());
+      usage = usage.plus(Usage.of(s, e.getValue()));
       invalid += (int) e.getKey().objects.stream().filter(SoakObject::invalidReference).count();
       deleted += e.getValue().deleted().size();
       survived += e.getValue().survivorOwners().size();
@@ -171,7 +209,7 @@ final class SoakRound {
     Map<Mode, Integer> modes = new LinkedHashMap<>();
     round.scenarios().forEach(s -> modes.merge(s.mode(), 1, Integer::sum));
     return new Result(round.number(), all.size(), fault, faultLine, inFlight, modes, deleted, survived,
-        longestMillis, longest, deadlines, rejected429, audit.counts(), order, invalid, violations);
+        longestMillis, longest, deadlines, rejected429, audit.counts(), order, invalid, usage, violations);
   }
 
   /**
