@@ -298,16 +298,13 @@ final class Oracle {
     if (s.deadline == Scenario.Deadline.RELEASE) {
       return out; // a deadline that releases lets an owner go before its dependents: no order to check
     }
-    // Objects on one cycle of "goes first" (an ownership ring, users that use each other, or both
-    // mixed) are released as a unit: no order is promised between them, of any sort
-    GoesFirst first = new GoesFirst(deleted);
-    List<Before> promised = new ArrayList<>();
+    Steps steps = new Steps(deleted);
     // SPEC step 4: the owner acted on goes last, after everything the cascade deletes; with
     // on-timeout Keep even past its deadline (its dependents inherit Keep, so the rest holds too)
     String last = s.deadline == Scenario.Deadline.KEEP ? KEPT : GOES_LAST;
     for (SoakObject d : deleted) {
       if (d != s.root) {
-        promised.add(new Before(d, s.root, last));
+        out.add(new Before(d, s.root, last));
       }
     }
     // a cascaded owner waits for a dependent it alone owns; one with other owners in the cascade
@@ -316,40 +313,36 @@ final class Oracle {
     for (SoakObject owner : deleted) {
       for (SoakObject d : dependents.getOrDefault(owner, List.of())) {
         if (owner != s.root && deleted.contains(d) && d.owners.size() == 1 && !sameRing(owner, d)) {
-          promised.add(new Before(d, owner, SOLE_OWNER));
+          out.add(new Before(d, owner, SOLE_OWNER));
         }
       }
     }
-    // higher waves first, unless what is below the lower wave uses what is below the higher one
-    // (SPEC "In use": users first, whatever their waves; the user's subtree counts in the higher wave)
+    // higher waves first, unless the lower wave must begin before the higher one is gone: SPEC "In
+    // use", users first whatever their waves (something at or below the lower wave uses, directly or
+    // not, something at or below the higher one)
     List<SoakObject> waved = dependents.getOrDefault(s.root, List.of()).stream()
         .filter(deleted::contains).filter(d -> d.owners.size() == 1).toList();
     for (SoakObject high : waved) {
       for (SoakObject low : waved) {
-        if (wave(high) > wave(low) && !first.subtreeUses(low, high, waved)) {
-          promised.add(new Before(high, low, "wave " + wave(high) + " before wave " + wave(low)));
+        if (wave(high) > wave(low) && !steps.reaches(steps.marked(low), steps.gone(high))) {
+          out.add(new Before(high, low, "wave " + wave(high) + " before wave " + wave(low)));
         }
       }
     }
     // SPEC "In use": inside a cascade a user goes before what it uses, unless it owns it (its own
-    // cascade deletes it first) or both lie on one cycle of "goes first"
+    // cascade deletes it first) or the two lie on one cycle of the steps' order (released as a unit)
     for (SoakObject user : deleted) {
       for (SoakObject used : user.uses) {
-        if (!deleted.contains(used)) {
+        if (!deleted.contains(used) || used == user) {
           continue;
         }
         if (owns(user, used)) {
           unjudged.add(new Unjudged(user, used, OWNS_WHAT_IT_USES));
-        } else if (first.oneCycle(user, used)) {
-          unjudged.add(new Unjudged(user, used, first.ringOfUse(user, used) ? RING_OF_USE : MIXED_CYCLE));
+        } else if (steps.oneCycle(user, used)) {
+          unjudged.add(new Unjudged(user, used, steps.ringOfUse(user, used) ? RING_OF_USE : MIXED_CYCLE));
         } else {
-          promised.add(new Before(user, used, USERS_FIRST));
+          out.add(new Before(user, used, USERS_FIRST));
         }
-      }
-    }
-    for (Before b : promised) {
-      if (!first.oneCycle(b.first(), b.then())) {
-        out.add(b);
       }
     }
     return out;
@@ -361,88 +354,102 @@ final class Oracle {
   }
 
   /**
-   * "Goes first" among the objects a cascade deletes: a dependent before each owner, a user before
-   * what it uses unless it owns it (then ownership decides: its cascade deletes the used object).
+   * The order of the steps of a cascade, among the objects it deletes: each is marked deleted (its
+   * deletion begins) before it is gone; an owner is marked before its dependents (never deleted
+   * while an owner is alive) and gone after them (each owner counted: one may wait for a dependent
+   * it shares); a user is gone before what it uses is marked (nothing of a used object's deletion
+   * starts while a user is left), unless it owns it (ownership decides) or is below it (then the
+   * used object's own deletion removes it first). A cycle in this order cannot be walked step by
+   * step: its objects are released as a unit (a ring of owners, of users, or of both mixed,
+   * users and what they use sharing a dependent among them).
    */
-  private final class GoesFirst {
+  private final class Steps {
+    /** One step: the object marked deleted, or gone. */
+    private record Step(SoakObject object, boolean gone) {}
+
+    private final Map<Step, List<Step>> next = new HashMap<>();
+    private final Map<Step, Set<Step>> reach = new HashMap<>();
     private final Set<SoakObject> deleted;
-    private final Map<SoakObject, Set<SoakObject>> reach = new HashMap<>();
     private final Map<SoakObject, Set<SoakObject>> reachByUse = new HashMap<>();
 
-    GoesFirst(Set<SoakObject> deleted) {
+    Steps(Set<SoakObject> deleted) {
       this.deleted = deleted;
+      for (SoakObject o : deleted) {
+        edge(marked(o), gone(o));
+        for (SoakObject owner : o.owners) {
+          if (deleted.contains(owner)) {
+            edge(marked(owner), marked(o));
+            edge(gone(o), gone(owner));
+          }
+        }
+        for (SoakObject used : uses(o)) {
+          if (!owns(used, o)) {
+            edge(gone(o), marked(used));
+          }
+        }
+      }
     }
 
-    /** Whether {@code a} and {@code b} (distinct) lie on one cycle. */
-    boolean oneCycle(SoakObject a, SoakObject b) {
-      return a != b && reach(a, false).contains(b) && reach(b, false).contains(a);
+    Step marked(SoakObject o) {
+      return new Step(o, false);
     }
 
-    /** Whether they lie on one cycle of use alone (users that use each other, directly or not). */
-    boolean ringOfUse(SoakObject a, SoakObject b) {
-      return a != b && reach(a, true).contains(b) && reach(b, true).contains(a);
+    Step gone(SoakObject o) {
+      return new Step(o, true);
+    }
+
+    private void edge(Step from, Step to) {
+      next.computeIfAbsent(from, k -> new ArrayList<>()).add(to);
+    }
+
+    /** What it uses in the cascade, but itself and what it owns. */
+    private List<SoakObject> uses(SoakObject o) {
+      return o.uses.stream().filter(deleted::contains).filter(u -> u != o && !owns(o, u)).toList();
+    }
+
+    boolean reaches(Step from, Step to) {
+      Set<Step> known = reach.get(from);
+      if (known == null) {
+        known = new HashSet<>();
+        Deque<Step> todo = new ArrayDeque<>(List.of(from));
+        while (!todo.isEmpty()) {
+          for (Step n : next.getOrDefault(todo.pop(), List.of())) {
+            if (known.add(n)) {
+              todo.push(n);
+            }
+          }
+        }
+        reach.put(from, known);
+      }
+      return known.contains(to);
     }
 
     /**
-     * Whether something at or below {@code low} uses something at or below {@code high}, directly or
-     * through the subtrees of other children of the root ({@code children}): SPEC's users first then
-     * counts {@code low} in {@code high}'s wave at least.
+     * Whether user and used lie on one cycle: the user's being gone before the used one is marked
+     * closes one; for a user below what it uses, both being gone lie on one.
      */
-    boolean subtreeUses(SoakObject low, SoakObject high, List<SoakObject> children) {
-      Set<SoakObject> seen = new HashSet<>(List.of(low));
-      Deque<SoakObject> todo = new ArrayDeque<>(List.of(low));
-      while (!todo.isEmpty()) {
-        SoakObject child = todo.pop();
-        for (SoakObject other : children) {
-          if (other != child && usesBelow(child, other)) {
-            if (other == high) {
-              return true;
-            }
-            if (seen.add(other)) {
-              todo.push(other);
+    boolean oneCycle(SoakObject user, SoakObject used) {
+      return owns(used, user) ? reaches(gone(used), gone(user)) : reaches(marked(used), gone(user));
+    }
+
+    /** Whether they use each other, directly or through other users in the cascade (a ring of use). */
+    boolean ringOfUse(SoakObject a, SoakObject b) {
+      return usedFrom(a).contains(b) && usedFrom(b).contains(a);
+    }
+
+    private Set<SoakObject> usedFrom(SoakObject from) {
+      return reachByUse.computeIfAbsent(from, f -> {
+        Set<SoakObject> seen = new HashSet<>();
+        Deque<SoakObject> todo = new ArrayDeque<>(List.of(f));
+        while (!todo.isEmpty()) {
+          for (SoakObject u : uses(todo.pop())) {
+            if (seen.add(u)) {
+              todo.push(u);
             }
           }
         }
-      }
-      return false;
-    }
-
-    private boolean usesBelow(SoakObject a, SoakObject b) {
-      Set<SoakObject> belowB = reachable(b);
-      for (SoakObject user : reachable(a)) {
-        if (deleted.contains(user) && user.uses.stream().anyMatch(u -> deleted.contains(u) && belowB.contains(u))) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    private Set<SoakObject> reach(SoakObject from, boolean useOnly) {
-      Map<SoakObject, Set<SoakObject>> memo = useOnly ? reachByUse : reach;
-      Set<SoakObject> known = memo.get(from);
-      if (known != null) {
-        return known;
-      }
-      Set<SoakObject> seen = new HashSet<>();
-      Deque<SoakObject> todo = new ArrayDeque<>(List.of(from));
-      while (!todo.isEmpty()) {
-        for (SoakObject next : next(todo.pop(), useOnly)) {
-          if (seen.add(next)) {
-            todo.push(next);
-          }
-        }
-      }
-      memo.put(from, seen);
-      return seen;
-    }
-
-    private List<SoakObject> next(SoakObject o, boolean useOnly) {
-      List<SoakObject> out = new ArrayList<>();
-      if (!useOnly) {
-        o.owners.stream().filter(deleted::contains).forEach(out::add);
-      }
-      o.uses.stream().filter(deleted::contains).filter(u -> !owns(o, u)).forEach(out::add);
-      return out;
+        return seen;
+      });
     }
   }
 
