@@ -5,7 +5,9 @@ import dev.syncgc.e2e.soak.Scenario.Shape;
 import dev.syncgc.e2e.soak.SoakObject.Kind;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -41,6 +43,11 @@ final class Generator {
   /** The usage draws, or null: no usage edges. */
   private final Random usage;
   private final int maxObjects;
+  /**
+   * Whether edges on a cycle of use ({@link Oracle#RING_OF_USE}, {@link Oracle#MIXED_CYCLE}: the
+   * objects are released as a unit) are kept.
+   */
+  private boolean useCycles = true;
 
   /** Ownership only, no usage edges: the worlds every seed gave before usage edges existed. */
   Generator(Random random, int maxObjects) {
@@ -55,6 +62,16 @@ final class Generator {
     this.random = random;
     this.usage = usage;
     this.maxObjects = Math.max(4, maxObjects);
+  }
+
+  /**
+   * Without cycles of use: the edges the model finds on a ring of use or on a mixed cycle of
+   * ownership and use (users and what they use sharing a dependent, among others) are drawn, then
+   * dropped before the annotation is written. The draws are the same.
+   */
+  Generator useCycles(boolean keep) {
+    this.useCycles = keep;
+    return this;
   }
 
   /** The usage draws of a seed: a Random of their own, derived from the seed. */
@@ -123,11 +140,25 @@ final class Generator {
         use(ring.get(i), ring.get((i + 1) % ring.size()));
       }
     }
+    Map<SoakObject, List<String>> names = new HashMap<>();
+    Map<SoakObject, String> separators = new HashMap<>();
     for (SoakObject o : candidates) {
       if (!o.uses.isEmpty()) {
-        List<String> names = new ArrayList<>();
-        o.uses.forEach(u -> names.add(kubectlName(u)));
-        o.annotations.put(USES, String.join(usage.nextBoolean() ? ", " : ",", names));
+        List<String> named = new ArrayList<>();
+        o.uses.forEach(u -> named.add(kubectlName(u)));
+        names.put(o, named);
+        separators.put(o, usage.nextBoolean() ? ", " : ",");
+      }
+    }
+    if (!useCycles) { // after every draw: the same draws either way
+      oracle.expect(s).unjudgedUses().stream().filter(u -> !u.why().equals(Oracle.OWNS_WHAT_IT_USES)).forEach(u -> {
+        names.get(u.user()).remove(u.user().uses.indexOf(u.used()));
+        u.user().uses.remove(u.used());
+      });
+    }
+    for (SoakObject o : candidates) {
+      if (!o.uses.isEmpty()) {
+        o.annotations.put(USES, String.join(separators.get(o), names.get(o)));
       }
     }
   }

@@ -558,6 +558,7 @@ class OracleTest {
     Map<String, Integer> unjudged = new HashMap<>();
     int edges = 0;
     int promised = 0;
+    int acyclicEdges = 0;
     Set<String> forms = new HashSet<>();
     for (long seed = 0; seed < 200; seed++) {
       Generator.Round plain = new Generator(new Random(seed), 12).round("t", 1, 4);
@@ -597,14 +598,29 @@ class OracleTest {
       for (SoakObject o : a.keepers()) {
         assertTrue(o.uses.isEmpty());
       }
+      Generator.Round acyclic = new Generator(new Random(seed), Generator.usageRandom(seed), 12).useCycles(false)
+          .round("t", 1, 4);
+      assertEquals(world(plain), world(acyclic), "seed " + seed);
+      Oracle acyclicOracle = new Oracle(acyclic.all());
+      for (Scenario s : acyclic.scenarios()) {
+        Expectation e = acyclicOracle.expect(s);
+        assertTrue(e.unjudgedUses().stream().allMatch(u -> u.why().equals(Oracle.OWNS_WHAT_IT_USES)),
+            "without cycles of use: seed " + seed + " " + e.unjudgedUses());
+        acyclicEdges += s.objects.stream().mapToInt(o -> o.uses.size()).sum();
+        s.objects.stream().filter(o -> !o.uses.isEmpty()).forEach(o -> assertEquals(o.uses.size(),
+            o.annotations.get(Generator.USES).split(",").length, o.annotations.toString()));
+      }
     }
     assertEquals(Set.of(Oracle.OWNS_WHAT_IT_USES, Oracle.RING_OF_USE, Oracle.MIXED_CYCLE), unjudged.keySet(),
         "every case the model does not judge comes up: " + unjudged);
     assertTrue(promised > edges / 2, promised + " judged of " + edges + " (" + unjudged + ")");
     assertTrue(forms.containsAll(Set.of("widgets.test.syncgc.dev", "Widget.test.syncgc.dev", "cm", "pods",
         "clusterwidgets.test.syncgc.dev")), forms.toString());
+    assertTrue(acyclicEdges == edges - unjudged.get(Oracle.RING_OF_USE) - unjudged.get(Oracle.MIXED_CYCLE),
+        acyclicEdges + " edges without cycles of use");
     System.out.println("[oracle] 200 seeds x 4 scenarios: " + edges + " usage edges, " + promised
-        + " user-before-used pairs promised, not judged " + unjudged);
+        + " user-before-used pairs promised, not judged " + unjudged + "; without cycles of use " + acyclicEdges
+        + " edges");
   }
 
   /** Each object with its owners, waves and annotations (its uses aside): the ownership world. */

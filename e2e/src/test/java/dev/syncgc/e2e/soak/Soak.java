@@ -33,9 +33,13 @@ final class Soak {
    * faults and instants come from the seed in order) without running them, so it runs the same graph
    * under the same fault at the same instant after the actions as the soak that found it.
    */
-  record Settings(long seed, Duration duration, int scenarios, int maxObjects, int round) {
+  record Settings(long seed, Duration duration, int scenarios, int maxObjects, int round, boolean useCycles) {
     Settings(long seed, Duration duration, int scenarios, int maxObjects) {
       this(seed, duration, scenarios, maxObjects, 0);
+    }
+
+    Settings(long seed, Duration duration, int scenarios, int maxObjects, int round) {
+      this(seed, duration, scenarios, maxObjects, round, true);
     }
   }
 
@@ -60,7 +64,8 @@ final class Soak {
     SoakReport report = new SoakReport(settings.seed());
     long started = System.nanoTime();
     Random random = new Random(settings.seed());
-    Generator generator = new Generator(random, Generator.usageRandom(settings.seed()), settings.maxObjects());
+    Generator generator = new Generator(random, Generator.usageRandom(settings.seed()), settings.maxObjects())
+        .useCycles(settings.useCycles());
     TestCrds.install(client);
     ObjectFactory objects = new ObjectFactory(client);
     ExecutorService workers = Executors.newFixedThreadPool(8);
