@@ -318,13 +318,16 @@ final class Oracle {
       }
     }
     // higher waves first, unless the lower wave must begin before the higher one is gone: SPEC "In
-    // use", users first whatever their waves (something at or below the lower wave uses, directly or
-    // not, something at or below the higher one)
-    List<SoakObject> waved = dependents.getOrDefault(s.root, List.of()).stream()
-        .filter(deleted::contains).filter(d -> d.owners.size() == 1).toList();
+    // use", users first whatever their waves. A child whose subtree uses (directly or through other
+    // children's subtrees) something at or below another child counts in that child's wave at least,
+    // so it may go with, or before, anything of that wave
+    List<SoakObject> children = dependents.getOrDefault(s.root, List.of()).stream().filter(deleted::contains).toList();
+    Map<SoakObject, Integer> counts = wavesCounted(children, deleted);
+    List<SoakObject> waved = children.stream().filter(d -> d.owners.size() == 1).toList();
     for (SoakObject high : waved) {
       for (SoakObject low : waved) {
-        if (wave(high) > wave(low) && !steps.reaches(steps.marked(low), steps.gone(high))) {
+        if (wave(high) > wave(low) && counts.get(high) > counts.get(low)
+            && !steps.reaches(steps.marked(low), steps.gone(high))) {
           out.add(new Before(high, low, "wave " + wave(high) + " before wave " + wave(low)));
         }
       }
@@ -346,6 +349,46 @@ final class Oracle {
       }
     }
     return out;
+  }
+
+  /**
+   * The wave each child of the root counts in (SPEC "In use": users first, whatever their waves): its
+   * own, raised to that of each child at or below which something is used from its subtree, directly
+   * or through the subtrees of other children.
+   */
+  private Map<SoakObject, Integer> wavesCounted(List<SoakObject> children, Set<SoakObject> deleted) {
+    Map<SoakObject, Set<SoakObject>> below = new HashMap<>();
+    for (SoakObject c : children) {
+      Set<SoakObject> subtree = new HashSet<>(reachable(c));
+      subtree.retainAll(deleted);
+      below.put(c, subtree);
+    }
+    Map<SoakObject, List<SoakObject>> usesBelow = new HashMap<>();
+    for (SoakObject c : children) {
+      List<SoakObject> used = new ArrayList<>();
+      for (SoakObject other : children) {
+        if (other != c && below.get(c).stream().anyMatch(o -> o.uses.stream().anyMatch(below.get(other)::contains))) {
+          used.add(other);
+        }
+      }
+      usesBelow.put(c, used);
+    }
+    Map<SoakObject, Integer> counts = new HashMap<>();
+    for (SoakObject c : children) {
+      int wave = wave(c);
+      Set<SoakObject> seen = new HashSet<>(List.of(c));
+      Deque<SoakObject> todo = new ArrayDeque<>(List.of(c));
+      while (!todo.isEmpty()) {
+        for (SoakObject other : usesBelow.get(todo.pop())) {
+          if (seen.add(other)) {
+            wave = Math.max(wave, wave(other));
+            todo.push(other);
+          }
+        }
+      }
+      counts.put(c, wave);
+    }
+    return counts;
   }
 
   /** Whether {@code o} is below {@code owner} (directly or not, through valid references). */

@@ -553,6 +553,33 @@ class OracleTest {
         new Before(low, other, "wave 0 before wave -1"), new Before(y, x, Oracle.USERS_FIRST))), e.order().toString());
   }
 
+  /**
+   * Soak seed 6318072704847126218 round 3 s0 (useCycles=false, a kube-apiserver restart): a member
+   * of a ring below n1-3 (wave -1) uses the Pod n1-2 (wave 2), so n1-3 counts in wave 2 and may go
+   * before n1-1, another child of wave 2 (the Pod n1-1 went at revision 9975, n1-3 at 9963).
+   */
+  @Test
+  void aLowerWaveWhoseSubtreeUsesAHigherOneCountsInItsWave() {
+    SoakObject r = add("r");
+    SoakObject other = add("other", r);
+    other.wave = 2;
+    SoakObject used = add("used", r);
+    used.wave = 2;
+    SoakObject mid = add("mid", r);
+    mid.wave = 1;
+    SoakObject low = add("low", r);
+    low.wave = -1;
+    SoakObject lowest = add("lowest", r);
+    lowest.wave = -2;
+    SoakObject user = add("user", low);
+    uses(user, used);
+    Expectation e = new Oracle(universe).expect(scenario(Shape.SYNC_ANNOTATION, Action.DELETE, r));
+    assertTrue(e.order().stream().noneMatch(o -> o.then() == low && (o.first() == other || o.first() == used
+        || o.first() == mid)), "low counts in wave 2: " + e.order());
+    assertTrue(e.order().containsAll(List.of(new Before(other, mid, "wave 2 before wave 1"), new Before(low, lowest,
+        "wave -1 before wave -2"), new Before(user, used, Oracle.USERS_FIRST))), e.order().toString());
+  }
+
   @Test
   void usageEdgesComeFromTheirOwnDrawsAndOnlyWhereTheModelJudgesThem() {
     Map<String, Integer> unjudged = new HashMap<>();
