@@ -174,6 +174,13 @@ class InUseTest {
     assertGoesAsAUnit(world);
   }
 
+  /** A ring of use across subtrees (a under p, b under q, a and b use each other): it goes as a unit too. */
+  @Test
+  void aRingOfUseAcrossSubtreesGoesAsAUnit() {
+    assertGoesAsAUnit(List.of(obj("o").build(), obj("p").ownedBy("o").build(), obj("q").ownedBy("o").build(),
+        obj("a").ownedBy("p").uses("widget/b").build(), obj("b").ownedBy("q").uses("widget/a").build()));
+  }
+
   @Test
   void aRingWithAMemberNotBeingDeletedStillHolds() {
     DependencyGraph g = graphOf(owner("x").uses("widget/y").build(), obj("y").uses("widget/x").build());
