@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -96,14 +95,8 @@ class KubectlSyncgcIT {
       assertTrue(whyHeld.stdout().contains(HOLD + ": another controller (example.com)"), whyHeld.stdout());
 
       JsonNode status = JSON.readTree(KubectlSyncgc.run("status", "-n", ns.name(), "-o", "json").assertOk().stdout());
-      List<JsonNode> ours = new ArrayList<>();
-      status.path("deletions").forEach(d -> {
-        if (d.path("uid").asText().equals(root.getMetadata().getUid())) {
-          ours.add(d);
-        }
-      });
-      assertEquals(1, ours.size(), status.toString());
-      assertEquals(1, ours.get(0).path("dependentsLeft").asInt(), ours.get(0).toString());
+      JsonNode ours = KubectlSyncgc.deletionOf(status, root.getMetadata().getUid());
+      assertEquals(1, ours.path("dependentsLeft").asInt(), ours.toString());
       if (InClusterOperator.selected()) { // the operator's health is read from the chart's Pod
         JsonNode pods = status.path("operator").path("pods");
         assertEquals(1, pods.size(), status.toString());

@@ -149,14 +149,8 @@ class KubectlSyncgcRbacIT {
           statusText.output());
       JsonNode status = JSON.readTree(asUser("status", "-A", "-o", "json").assertOk().stdout());
       assertEquals(0, status.path("notChecked").size(), "every kind listed: " + status.path("notChecked"));
-      List<JsonNode> ours = new ArrayList<>();
-      status.path("deletions").forEach(d -> {
-        if (d.path("uid").asText().equals(root.getMetadata().getUid())) {
-          ours.add(d);
-        }
-      });
-      assertEquals(1, ours.size(), status.toString());
-      assertEquals(1, ours.get(0).path("dependentsLeft").asInt(), ours.get(0).toString());
+      JsonNode ours = KubectlSyncgc.deletionOf(status, root.getMetadata().getUid());
+      assertEquals(1, ours.path("dependentsLeft").asInt(), ours.toString());
     } finally {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "held"), HOLD);
     }

@@ -15,6 +15,19 @@ public final class KubectlSyncgc {
   private KubectlSyncgc() {}
 
   /** {@code kubectl syncgc args...} against the test cluster. */
+  /** The one deletion of {@code status -o json} whose owner has this uid; fails unless there is exactly one. */
+  public static com.fasterxml.jackson.databind.JsonNode deletionOf(com.fasterxml.jackson.databind.JsonNode status,
+      String uid) {
+    List<com.fasterxml.jackson.databind.JsonNode> found = new ArrayList<>();
+    status.path("deletions").forEach(d -> {
+      if (d.path("uid").asText().equals(uid)) {
+        found.add(d);
+      }
+    });
+    org.junit.jupiter.api.Assertions.assertEquals(1, found.size(), status.toString());
+    return found.get(0);
+  }
+
   public static ProcessRunner.Result run(String... args) {
     return runAs(TestCluster.get().kubeconfig().toString(), args);
   }
