@@ -56,7 +56,6 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   private final PauseWatch pauses;
   private final ObjectSync sync;
   private final Workers workers;
-
   private final PolicyStore policies;
 
   /**
@@ -163,6 +162,9 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     ObjectMetadata before = graph.get(meta.uid());
     for (String owner : graph.upsert(meta)) {
       queue.add(owner);
+    }
+    if (meta.beingDeleted() && before == null && graph.get(meta.uid()) == null) {
+      states.forget(meta.uid()); // a late copy of an object seen deleted: the graph took none, nor do we
     }
     holds.namedBy(before, meta).forEach(queue::add); // a user changed: what it used may go now
     sync.observed(meta, before == null);
