@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.syncgc.e2e.support.InClusterOperator;
 import dev.syncgc.e2e.support.KubectlSyncgc;
 import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.SharedOperator;
@@ -79,11 +80,7 @@ class KubectlSyncgcIT {
         before.stdout());
 
     Widgets.widget(client, ns.name(), "root").delete();
-    await("held marked deleted, root waiting").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-        .until(() -> {
-          GenericKubernetesResource h = Widgets.widget(client, ns.name(), "held").get();
-          return h != null && h.getMetadata().getDeletionTimestamp() != null;
-        });
+    ObjectAwaits.awaitWidgetMarkedDeleted(client, ns.name(), "held"); // the root waits for it
     try {
       ProcessRunner.Result why = KubectlSyncgc.run("why", "widgets.test.syncgc.dev/root", "-n", ns.name()).assertOk();
       assertTrue(why.stdout().contains("is marked as deleted"), why.stdout());

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.syncgc.e2e.support.Helm;
 import dev.syncgc.e2e.support.KubectlSyncgc;
 import dev.syncgc.e2e.support.MetadataPatches;
+import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -134,11 +135,7 @@ class KubectlSyncgcRbacIT {
     assertFalse(why.output().contains("forbidden"), why.output());
 
     Widgets.widget(client, ns.name(), "root").delete();
-    await("held marked deleted, root waiting").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-        .until(() -> {
-          GenericKubernetesResource h = Widgets.widget(client, ns.name(), "held").get();
-          return h != null && h.getMetadata().getDeletionTimestamp() != null;
-        });
+    ObjectAwaits.awaitWidgetMarkedDeleted(client, ns.name(), "held"); // the root waits for it
     try {
       ProcessRunner.Result waiting = asUser("why", WIDGET + "root", "-n", ns.name()).assertOk();
       assertTrue(waiting.stdout().contains("Waiting for 1 dependent: Widget/" + ns.name() + "/held"), waiting.stdout());

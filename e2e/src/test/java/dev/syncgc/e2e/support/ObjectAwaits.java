@@ -89,6 +89,15 @@ public final class ObjectAwaits {
   }
 
   /** Waits until {@code object} (this uid) is gone from the store. */
+  /** Waits until the Widget {@code name} in {@code namespace} is marked as deleted (a deletionTimestamp). */
+  public static void awaitWidgetMarkedDeleted(KubernetesClient client, String namespace, String name) {
+    org.awaitility.Awaitility.await(name + " marked deleted").atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200)).until(() -> {
+          GenericKubernetesResource w = Widgets.widget(client, namespace, name).get();
+          return w != null && w.getMetadata().getDeletionTimestamp() != null;
+        });
+  }
+
   public static void awaitGone(KubernetesClient client, HasMetadata object, Duration deadline) {
     await(object.getKind() + " " + object.getMetadata().getName() + " gone").atMost(deadline)
         .pollInterval(Duration.ofMillis(100))
