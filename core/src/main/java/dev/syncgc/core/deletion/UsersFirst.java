@@ -1,12 +1,6 @@
 package dev.syncgc.core.deletion;
 
-import dev.syncgc.core.graph.DependencyGraph;
-import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.model.OwnerLink;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,9 +12,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * SPEC "In use", inside a cascade: a dependent with users left is not deleted yet, and its users go
- * first, whatever their waves or subtrees. A dependent whose subtree holds a user of another
- * dependent counts in that one's wave at least (higher waves go first), so the user is never held
- * back behind what it uses.
+ * first, whatever their waves or subtrees: where uses cross the dependents' subtrees, the waves give
+ * way ({@link WavesByUse}), so that a user is never held back behind what it uses.
  */
 final class UsersFirst {
   static final UsersFirst NONE = new UsersFirst(Map.of(), Map.of(), null, List.of());
@@ -41,7 +34,6 @@ final class UsersFirst {
   /** For the dependents an owner waits for (the owner itself among them, if it owns itself). */
   static UsersFirst of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
-    DependencyGraph graph = lookup.graph();
     Map<String, List<ObjectMetadata>> held = new HashMap<>();
     Map<Set<String>, Step.RingOfUsers> rings = new LinkedHashMap<>(); // one each, whichever member found it
     Set<String> going = new HashSet<>();
@@ -58,60 +50,8 @@ final class UsersFirst {
         }
       }
     }
-    if (held.isEmpty()) {
-      return new UsersFirst(Map.of(), Map.of(), waveOf, List.copyOf(rings.values()));
-    }
-    Map<String, Integer> waves = new HashMap<>();
-    Set<String> uids = new HashSet<>();
-    for (ObjectMetadata d : dependents) {
-      waves.put(d.uid(), waveOf.applyAsInt(d));
-      uids.add(d.uid());
-    }
-    // edges: the dependent a user is (or is below) must go before the dependent it uses
-    List<String[]> before = new ArrayList<>();
-    held.forEach((usedUid, users) -> {
-      for (ObjectMetadata user : users) {
-        for (String root : atOrAbove(graph, user, uids)) {
-          if (!root.equals(usedUid)) {
-            before.add(new String[] {root, usedUid});
-          }
-        }
-      }
-    });
-    for (int round = 0; round <= before.size(); round++) { // raises settle within as many rounds as edges
-      boolean changed = false;
-      for (String[] edge : before) {
-        int need = waves.get(edge[1]);
-        if (waves.get(edge[0]) < need) {
-          waves.put(edge[0], need);
-          changed = true;
-        }
-      }
-      if (!changed) {
-        break;
-      }
-    }
-    return new UsersFirst(held, waves, waveOf, List.copyOf(rings.values()));
-  }
-
-  /** Of {@code among}, the user itself and the objects above it (valid references only). */
-  private static Set<String> atOrAbove(DependencyGraph graph, ObjectMetadata user, Set<String> among) {
-    Set<String> found = new HashSet<>();
-    Deque<ObjectMetadata> todo = new ArrayDeque<>(List.of(user));
-    Set<String> seen = new HashSet<>(Set.of(user.uid()));
-    while (!todo.isEmpty()) {
-      ObjectMetadata o = todo.pop();
-      if (among.contains(o.uid())) {
-        found.add(o.uid());
-      }
-      for (OwnerLink link : o.owners()) {
-        ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
-        if (owner != null && seen.add(owner.uid())) {
-          todo.push(owner);
-        }
-      }
-    }
-    return found;
+    return new UsersFirst(held, WavesByUse.of(lookup, owner, dependents, waveOf), waveOf,
+        List.copyOf(rings.values()));
   }
 
   /** The rings of use (with ownership) among the dependents, released as units: each to be named once. */

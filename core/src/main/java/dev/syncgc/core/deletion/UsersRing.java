@@ -23,9 +23,11 @@ import java.util.function.Predicate;
  * deletion proceed) and <em>gone</em>, and each waits for others:
  * <ul>
  *   <li>an object starts once its users are gone (the hold), and, deleted by a cascade, once every owner
- *       of it that goes has started (a shared dependent is deleted only under owners all being deleted);
+ *       of it that goes has started (a shared dependent is deleted only under owners all being deleted;
+ *       an owner marked as deleted but held in use has not started);
  *   <li>an object is gone after it started and, when its deletion waits for its dependents (a
- *       synchronous or foreground deletion, or one a cascade will finalize first), after they are gone.
+ *       synchronous or foreground deletion, or one a cascade will finalize first), after those that go
+ *       are gone (one that another owner keeps is let go of, not waited for).
  * </ul>
  * The hold on X is a deadlock when every user's "gone" waits, step by step, for X's "started": a ring of
  * use (Y uses X, X uses Y), use and ownership (a uses b, b uses c, a owns c), or a shared dependent (u
@@ -116,7 +118,11 @@ final class UsersRing {
         before.add(new Step(o, false));
       }
       if (waitsForDependents(o)) {
-        graph.dependentsOf(o.uid()).forEach(d -> before.add(new Step(d, true)));
+        for (ObjectMetadata d : graph.dependentsOf(o.uid())) {
+          if (goes(d, 0)) { // one another owner keeps is let go of (its reference removed), not waited for
+            before.add(new Step(d, true));
+          }
+        }
       }
       return before;
     }
@@ -124,9 +130,11 @@ final class UsersRing {
       lookup.users(o).forEach(u -> before.add(new Step(u, true))); // the hold
     }
     if (!o.beingDeleted()) {
-      for (OwnerLink link : o.owners()) { // a cascade deletes it only under owners all being deleted
+      // a cascade deletes it only once its owners all started: marked as deleted is not enough, an owner
+      // held in use starts nothing of its own deletion until its users are gone
+      for (OwnerLink link : o.owners()) {
         ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
-        if (owner != null && !owner.beingDeleted() && !owner.uid().equals(o.uid())) {
+        if (owner != null && !owner.uid().equals(o.uid())) {
           before.add(new Step(owner, false));
         }
       }

@@ -173,6 +173,11 @@ public final class DependencyGraph {
     return usage.any() ? usage.usersOf(used, kinds, this::get) : List.of();
   }
 
+  /** Whether any observed object names another in {@code syncgc.dev/uses}. */
+  public synchronized boolean anyUses() {
+    return usage.any();
+  }
+
   /** What {@code user}'s {@code syncgc.dev/uses} names, resolved with the kinds known now. */
   public List<Use> uses(ObjectMetadata user) {
     return Use.of(user, kinds::resolve);

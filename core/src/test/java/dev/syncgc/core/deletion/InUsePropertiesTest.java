@@ -3,11 +3,13 @@ package dev.syncgc.core.deletion;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +22,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Assume;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -177,6 +180,115 @@ class InUsePropertiesTest {
     cases.forEach(c -> Statistics.label("case").collect(c));
     assertTrue(settled, "settles");
     assertEquals(List.of(), problems);
+  }
+
+  /**
+   * Uses order a deletion, they do not stop it: when every object that names something the deletion
+   * removes is removed by it too, the same objects go as in the same world without any use (no
+   * deadline passes in a run: an order that could never finish shows as objects left). The run without
+   * uses is the oracle; a deadlock between waves and uses across subtrees failed this.
+   */
+  @Property(tries = 1000)
+  void whenEveryUserGoesTooUsesRemoveNothingLessThanTheSameWorldWithoutThem(@ForAll("cascades") Run run) {
+    List<String> without = played(run.world().stream().map(o -> withoutUses(o)).toList(), run.root());
+    Set<String> gone = Set.copyOf(without);
+    Map<String, ObjectMetadata> world = new HashMap<>();
+    run.world().forEach(o -> world.put(o.uid(), o));
+    boolean usersGoToo = world.values().stream().filter(o -> gone.contains(o.uid()))
+        .allMatch(used -> namers(used, world).stream().allMatch(u -> gone.contains(u.uid())));
+    List<String> with = played(run.world(), run.root());
+    boolean crossesWaves = world.values().stream().anyMatch(o -> gone.contains(o.uid())
+        && o.annotation(Names.DELETION_WAVE) != null) && world.values().stream()
+        .anyMatch(o -> gone.contains(o.uid()) && !namers(o, world).isEmpty());
+    Statistics.label("every user goes too").collect(usersGoToo);
+    Statistics.label("waves and uses among what goes").collect(crossesWaves);
+    Statistics.label("objects removed").collect(gone.size() > 6 ? "7+" : gone.size() > 3 ? "4-6" : "1-3");
+    Assume.that(usersGoToo);
+    assertEquals(gone, Set.copyOf(with), "removed with uses " + with + ", without " + without + " in " + brief(run.world()));
+  }
+
+  /**
+   * A tree under the root {@code o0} (each object owned by one before it, some by two, some by an
+   * object outside), a few objects outside; waves on half the objects, uses on a third (one or two
+   * objects each, inside or outside), some opted in, some held by another controller for a while.
+   */
+  @Provide
+  Arbitrary<Run> cascades() {
+    return Arbitraries.integers().between(2, 12).flatMap(n -> Combinators.combine(
+        Arbitraries.integers().between(0, 1_000).list().ofSize(n),
+        Arbitraries.integers().between(0, 99).list().ofSize(n),
+        Arbitraries.integers().between(0, 99).list().ofSize(3 * n),
+        Arbitraries.integers().between(0, 99).list().ofSize(n))
+        .as((owners, waves, uses, flags) -> {
+          int outside = 2;
+          List<ObjectMetadata> world = new ArrayList<>();
+          for (int i = 0; i < n + outside; i++) {
+            boolean inside = i < n;
+            TestObjects.Builder b = TestObjects.obj("o" + i).namespace("a");
+            if (inside && i > 0) {
+              int r = owners.get(i);
+              int first = r % i;
+              if (r % 7 == 0 && i > 1) {
+                b.ownedBy("o" + first, "o" + ((first + 1 + r / 7) % i)); // a shared dependent
+              } else if (r % 11 == 0) {
+                b.ownedBy("o" + first, "o" + (n + r % outside)); // a co-owner outside
+              } else {
+                b.ownedBy("o" + first);
+              }
+            }
+            int f = inside ? flags.get(i) : 50;
+            if (f < 25) {
+              b.syncFinalizer();
+            } else if (f < 35) {
+              b.finalizers(Worlds.HOLD);
+            }
+            if (inside && waves.get(i) < 50) {
+              b.annotate(Names.DELETION_WAVE, Integer.toString(waves.get(i) % 4 - 1));
+            }
+            int u = uses.get(3 * (i % n));
+            if (u < 35 || !inside && u < 60) {
+              String named = "widget/o" + uses.get(3 * (i % n) + 1) % (n + outside);
+              b.uses(u < 10 ? named + ", widget/o" + uses.get(3 * (i % n) + 2) % (n + outside) : named);
+            }
+            world.add(b.build());
+          }
+          return new Run(world, "o0");
+        }));
+  }
+
+  /** A world in a line per object: its uid, owners, finalizers and syncgc's annotations. */
+  private static String brief(List<ObjectMetadata> world) {
+    StringBuilder out = new StringBuilder();
+    for (ObjectMetadata o : world) {
+      out.append("\n  ").append(o.uid()).append(" owners=").append(o.owners().stream().map(l -> l.uid()).toList())
+          .append(" finalizers=").append(o.finalizers()).append(' ').append(o.annotations());
+    }
+    return out.toString();
+  }
+
+  private static ObjectMetadata withoutUses(ObjectMetadata o) {
+    Map<String, String> annotations = new LinkedHashMap<>(o.annotations());
+    annotations.remove(Names.USES);
+    return new ObjectMetadata(o.ref(), o.resourceVersion(), o.owners(), o.finalizers(), o.deletionTimestamp(),
+        o.deletionGracePeriodSeconds(), annotations, o.labels());
+  }
+
+  /** The root deleted, the deletion run to the end (other controllers' holds released), what was removed. */
+  private static List<String> played(List<ObjectMetadata> world, String root) {
+    Simulation.Checks none = new Simulation.Checks() {
+      @Override
+      public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {}
+
+      @Override
+      public void removed(String uid, Set<String> unit, Map<String, ObjectMetadata> before,
+          Map<String, ObjectMetadata> after) {}
+    };
+    Simulation sim = new Simulation(world, none);
+    sim.delete(root);
+    sim.run(200);
+    sim.releaseHolds();
+    sim.run(200);
+    return sim.removed();
   }
 
   /**

@@ -1,0 +1,220 @@
+package dev.syncgc.core.deletion;
+
+import dev.syncgc.core.graph.DependencyGraph;
+import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
+import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.usage.Use;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+
+/**
+ * The waves an owner's dependents count in when uses cross their subtrees (SPEC "In use": users go
+ * first, whatever their waves or subtrees). Waves order an owner's dependents, uses order objects
+ * anywhere below them; where the two disagree, the waves give way:
+ * <ul>
+ *   <li>a dependent whose subtree holds a user of something in another dependent's subtree counts in
+ *       that one's wave at least (its subtree goes first, or with it: the hold orders the rest);
+ *   <li>a dependent whose subtree something going outside the owner's subtree waits for (it uses an
+ *       object outside, or shares a dependent with an owner outside) counts in the wave of every
+ *       dependent whose subtree waits for something going outside (a user outside, or an owner
+ *       outside of a shared dependent): otherwise the one could wait for its wave behind the other,
+ *       the other for the outside, and the outside, through other owners' waves, for the one: a
+ *       deadlock no single owner sees. What stays outside (no deletion above it) is no part of one.
+ * </ul>
+ * Both follow the holds inside the owner's subtree (the one that waits for another's users waits for
+ * whatever those wait for). Worked out only while the graph holds some use, over at most {@link
+ * #MAX_OBJECTS} objects below the owner; past that, waves are left as they are.
+ */
+final class WavesByUse {
+  static final int MAX_OBJECTS = 50_000;
+
+  private final Map<String, Integer> waves = new HashMap<>(); // dependent uid -> the wave it counts in
+  private final Map<String, Set<String>> rootsOf = new HashMap<>(); // object below -> the dependents above it
+  private final List<String[]> before = new ArrayList<>(); // {a, b}: a's subtree holds a user of b's
+  private final Set<String> waitsOnOutside = new HashSet<>();
+  private final Set<String> waitedOnFromOutside = new HashSet<>();
+
+  private WavesByUse() {}
+
+  /** The dependents' waves, raised where uses cross them; empty when nothing is raised. */
+  static Map<String, Integer> of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
+      ToIntFunction<ObjectMetadata> waveOf) {
+    DependencyGraph graph = lookup.graph();
+    if (!graph.anyUses()) {
+      return Map.of();
+    }
+    WavesByUse w = new WavesByUse();
+    for (ObjectMetadata d : dependents) {
+      if (!d.uid().equals(owner.uid())) {
+        w.waves.put(d.uid(), waveOf.applyAsInt(d));
+      }
+    }
+    if (!w.walk(graph, owner)) {
+      return Map.of();
+    }
+    w.crossings(lookup, owner);
+    w.settle();
+    return w.waves;
+  }
+
+  /** Files every object below each dependent under the dependents it is below; false past the bound. */
+  private boolean walk(DependencyGraph graph, ObjectMetadata owner) {
+    for (String root : waves.keySet()) {
+      Deque<String> todo = new ArrayDeque<>(List.of(root));
+      Set<String> seen = new HashSet<>(todo);
+      while (!todo.isEmpty()) {
+        String uid = todo.pop();
+        rootsOf.computeIfAbsent(uid, k -> new HashSet<>(2)).add(root);
+        if (rootsOf.size() > MAX_OBJECTS) {
+          return false;
+        }
+        for (ObjectMetadata d : graph.dependentsOf(uid)) {
+          if (!d.uid().equals(owner.uid()) && seen.add(d.uid())) {
+            todo.push(d.uid());
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Each use that crosses (between two dependents' subtrees, or between one and the world outside),
+   * and each dependent shared with an owner outside.
+   */
+  private void crossings(InUse.Lookup lookup, ObjectMetadata owner) {
+    DependencyGraph graph = lookup.graph();
+    Going going = new Going(graph);
+    Set<List<String>> inside = new HashSet<>(); // the objects below, by what a use names
+    for (String uid : rootsOf.keySet()) {
+      ObjectMetadata o = graph.get(uid);
+      if (o != null) {
+        inside.add(key(o.ref()));
+      }
+    }
+    for (Map.Entry<String, Set<String>> e : rootsOf.entrySet()) {
+      ObjectMetadata o = graph.get(e.getKey());
+      if (o == null) {
+        continue;
+      }
+      for (OwnerLink link : o.owners()) {
+        if (!rootsOf.containsKey(link.uid()) && !link.uid().equals(owner.uid())
+            && graph.validity(o, link) == LinkValidity.VALID && going.goes(graph.get(link.uid()))) {
+          waitsOnOutside.addAll(e.getValue()); // it starts once that owner started
+          waitedOnFromOutside.addAll(e.getValue()); // that owner is gone once it is
+        }
+      }
+      for (ObjectMetadata user : lookup.users(o)) {
+        Set<String> userRoots = rootsOf.get(user.uid());
+        if (userRoots == null) {
+          if (going.goes(user)) {
+            waitsOnOutside.addAll(e.getValue());
+          }
+          continue;
+        }
+        for (String a : userRoots) {
+          for (String b : e.getValue()) {
+            if (!a.equals(b)) {
+              before.add(new String[] {a, b});
+            }
+          }
+        }
+      }
+      for (Use use : graph.uses(o)) { // whether what it names outside goes is not known here: it might
+        if (use.valid() && !inside.contains(List.of(use.group(), use.kind(), Objects.toString(use.namespace()),
+            use.name()))) {
+          waitedOnFromOutside.addAll(e.getValue());
+        }
+      }
+    }
+  }
+
+  /** Whether an object goes: marked as deleted, or below one that is (valid references only). */
+  private static final class Going {
+    private final DependencyGraph graph;
+    private final Map<String, Boolean> known = new HashMap<>();
+
+    Going(DependencyGraph graph) {
+      this.graph = graph;
+    }
+
+    boolean goes(ObjectMetadata o) {
+      if (o == null) {
+        return false;
+      }
+      if (o.beingDeleted()) {
+        return true;
+      }
+      Boolean k = known.get(o.uid());
+      if (k != null) {
+        return k;
+      }
+      known.put(o.uid(), false); // a loop of owners decides nothing by itself
+      boolean result = false;
+      for (OwnerLink link : o.owners()) {
+        if (graph.validity(o, link) == LinkValidity.VALID && goes(graph.get(link.uid()))) {
+          result = true;
+          break;
+        }
+      }
+      known.put(o.uid(), result);
+      return result;
+    }
+  }
+
+  private static List<String> key(ObjectRef ref) {
+    return List.of(ref.group(), ref.kind(), Objects.toString(ref.namespace()), ref.name());
+  }
+
+  /**
+   * Raises waves until every rule holds: along each hold, the user's side at least the used side's
+   * wave; every side using the outside at least the wave of every side used from outside. What
+   * crosses to the outside follows the holds (a side waiting for another's users waits for what
+   * those wait for, and the outside waiting for one side waits for what that side waits for).
+   */
+  private void settle() {
+    for (int round = 0; round <= before.size() + 1; round++) { // the flags spread within as many rounds as holds
+      boolean changed = false;
+      for (String[] edge : before) {
+        changed |= !waitsOnOutside.contains(edge[1]) && waitsOnOutside.contains(edge[0])
+            && waitsOnOutside.add(edge[1]);
+        changed |= !waitedOnFromOutside.contains(edge[0]) && waitedOnFromOutside.contains(edge[1]) && waitedOnFromOutside.add(edge[0]);
+      }
+      if (!changed) {
+        break;
+      }
+    }
+    int highestWaitingOnOutside = waitsOnOutside.stream().mapToInt(waves::get).max().orElse(Integer.MIN_VALUE);
+    for (int round = 0; round <= before.size() + 1; round++) { // raises settle within as many rounds as holds
+      boolean changed = false;
+      for (String q : waitedOnFromOutside) {
+        changed |= raise(q, highestWaitingOnOutside);
+      }
+      for (String[] edge : before) {
+        changed |= raise(edge[0], waves.get(edge[1]));
+      }
+      if (!changed) {
+        break;
+      }
+      highestWaitingOnOutside = waitsOnOutside.stream().mapToInt(waves::get).max().orElse(Integer.MIN_VALUE);
+    }
+  }
+
+  private boolean raise(String uid, int atLeast) {
+    if (waves.get(uid) < atLeast) {
+      waves.put(uid, atLeast);
+      return true;
+    }
+    return false;
+  }
+}
