@@ -23,7 +23,12 @@ import java.util.regex.Pattern;
  *       orphaning ({@code propagationPolicy: Orphan}); never the owner the user deleted, nothing the
  *       built-in collector or an Orphan owner keeps;
  *   <li>no object is deleted twice: a second DELETE answered 2xx went to an object already being
- *       deleted (the Orphan hand-over is syncgc's first and only DELETE of that owner);
+ *       deleted (the Orphan hand-over is syncgc's first and only DELETE of that owner). One exception:
+ *       in a round whose fault changes the leader, a new leader, which cannot know that its
+ *       predecessor handed the owner over (kube-controller-manager removes the orphan finalizer once it
+ *       has orphaned), hands it over again, planned from a later view (a greater resourceVersion
+ *       precondition): what a second {@code kubectl delete --cascade=orphan} does, orphaning again
+ *       only what references the owner since. Counted, not a violation;
  *   <li>no PATCH or UPDATE can drop another controller's finalizer or a concurrent change of owner
  *       references: a JSON patch removes only an entry it first tests to be syncgc's own finalizer
  *       (or the owner reference it tests), a merge patch or UPDATE that sets the finalizers or owner
@@ -45,10 +50,11 @@ final class AuditCheck {
   record Allowed(Map<String, String> cascade, Map<String, String> handOver) {}
 
   /** One round's figures. */
-  record Counts(int deletes, int refused, int unread, int handOvers, int patches, int rejected429) {
+  record Counts(int deletes, int refused, int unread, int handOvers, int patches, int rejected429,
+      int handOversRepeated) {
     Counts plus(Counts o) {
       return new Counts(deletes + o.deletes, refused + o.refused, unread + o.unread, handOvers + o.handOvers,
-          patches + o.patches, rejected429 + o.rejected429);
+          patches + o.patches, rejected429 + o.rejected429, handOversRepeated + o.handOversRepeated);
     }
   }
 
@@ -58,7 +64,7 @@ final class AuditCheck {
   /** Only the soak's own objects are judged (their namespace or name starts with it): in the full
    * suite the operators may still finish an earlier test's deletion, which no model here covers. */
   private final String prefix;
-  private Counts total = new Counts(0, 0, 0, 0, 0, 0);
+  private Counts total = new Counts(0, 0, 0, 0, 0, 0, 0);
 
   AuditCheck(String prefix) {
     this.prefix = prefix;
@@ -72,12 +78,20 @@ final class AuditCheck {
    */
   Result check(List<AuditLog.Request> requests, Allowed allowed, Map<String, String> round,
       FinalizersAt finalizersAt) {
+    return check(requests, allowed, round, finalizersAt, false);
+  }
+
+  /** @param leaderChanged whether the round's fault hands leadership to another replica */
+  Result check(List<AuditLog.Request> requests, Allowed allowed, Map<String, String> round,
+      FinalizersAt finalizersAt, boolean leaderChanged) {
     List<String> out = new ArrayList<>();
     Map<String, Integer> deleted = new HashMap<>();
+    Map<String, Long> handedOverAt = new HashMap<>(); // the resourceVersion the first hand-over was planned from
     int deletes = 0;
     int refused = 0;
     int unread = 0;
     int handOvers = 0;
+    int handOversRepeated = 0;
     int patches = 0;
     int rejected = 0;
     for (AuditLog.Request r : requests) {
@@ -120,6 +134,12 @@ final class AuditCheck {
         }
         if (r.succeeded()) {
           handOvers += handOver ? 1 : 0;
+          long rv = r.body().path("preconditions").path("resourceVersion").asLong(-1);
+          Long first = handOver ? handedOverAt.putIfAbsent(r.key(), rv) : null;
+          if (first != null && leaderChanged && rv > first) {
+            handOversRepeated++; // a new leader's, planned from a later view
+            continue;
+          }
           if (deleted.merge(r.key(), 1, Integer::sum) == 2) {
             out.add("syncgc deleted " + r.key() + " twice (a second DELETE answered " + r.code() + " to an object"
                 + " already being deleted" + (handOver ? ": the Orphan hand-over is sent once" : "") + "): " + r.line());
@@ -135,7 +155,7 @@ final class AuditCheck {
         }
       }
     }
-    Counts counts = new Counts(deletes, refused, unread, handOvers, patches, rejected);
+    Counts counts = new Counts(deletes, refused, unread, handOvers, patches, rejected, handOversRepeated);
     total = total.plus(counts);
     return new Result(out, counts);
   }
@@ -216,6 +236,7 @@ final class AuditCheck {
     out.put("DELETE refused", total.refused());
     out.put("DELETE refused before its body was read", total.unread());
     out.put("Orphan hand-overs", total.handOvers());
+    out.put("Orphan hand-overs sent again by a new leader (planned from a later view)", total.handOversRepeated());
     out.put("PATCH/UPDATE", total.patches());
     out.put("429 in the audit log", total.rejected429());
     return out;

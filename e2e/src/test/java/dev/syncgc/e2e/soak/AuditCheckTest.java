@@ -41,6 +41,12 @@ class AuditCheckTest {
     return new AuditLog.Request("patch", key, code, null, null, null, json(body), "PATCH " + key + " " + body);
   }
 
+  private static AuditLog.Request handOver(long resourceVersion) {
+    String body = "{\"kind\":\"DeleteOptions\",\"propagationPolicy\":\"Orphan\",\"preconditions\":{\"uid\":\"u-orphan\","
+        + "\"resourceVersion\":\"" + resourceVersion + "\"}}";
+    return new AuditLog.Request("delete", ORPHAN, 200, "u-orphan", "Orphan", null, json(body), "DELETE " + ORPHAN + " " + body);
+  }
+
   private static List<String> check(AuditLog.Request... requests) {
     return new AuditCheck("soak-x").check(List.of(requests), ALLOWED, ROUND, (key, rv) -> rv == 7
         ? List.of(HOLD, FINALIZER) : null).violations();
@@ -67,7 +73,7 @@ class AuditCheckTest {
     AuditCheck audit = new AuditCheck("soak-x");
     AuditCheck.Result apf = audit.check(List.of(delete(CHILD, 429, null, null)), ALLOWED, ROUND, (k, rv) -> null);
     assertEquals(List.of(), apf.violations(), "refused by APF before the body was read: nothing to judge");
-    assertEquals(new AuditCheck.Counts(1, 1, 1, 0, 0, 1), apf.counts());
+    assertEquals(new AuditCheck.Counts(1, 1, 1, 0, 0, 1, 0), apf.counts());
   }
 
   @Test
@@ -78,6 +84,20 @@ class AuditCheckTest {
         background.toString());
     List<String> twice = check(delete(ORPHAN, 200, "u-orphan", "Orphan"), delete(ORPHAN, 200, "u-orphan", "Orphan"));
     assertTrue(twice.size() == 1 && twice.get(0).contains("sent once"), twice.toString());
+  }
+
+  @Test
+  void aNewLeaderMayHandTheOwnerOverAgainFromALaterViewOnlyAfterALeaderChange() {
+    AuditLog.Request first = handOver(1771);
+    AuditLog.Request later = handOver(1778);
+    List<AuditLog.Request> both = List.of(first, later);
+    assertEquals(List.of(), new AuditCheck("soak-x").check(both, ALLOWED, ROUND, (k, rv) -> null, true).violations());
+    assertEquals(1, new AuditCheck("soak-x").check(both, ALLOWED, ROUND, (k, rv) -> null, true).counts()
+        .handOversRepeated());
+    assertEquals(1, new AuditCheck("soak-x").check(both, ALLOWED, ROUND, (k, rv) -> null, false).violations().size(),
+        "no leader change: one process sent it twice");
+    assertEquals(1, new AuditCheck("soak-x").check(List.of(first, handOver(1771)), ALLOWED, ROUND, (k, rv) -> null,
+        true).violations().size(), "the same view twice: a lost answer sent again, not a new leader's plan");
   }
 
   @Test

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * drawn at random and printed first when absent), {@code syncgc.soak.round} (replay that round only),
  * {@code syncgc.soak.duration} (e.g. {@code 30m}), {@code syncgc.soak.scenarios} (per round),
  * {@code syncgc.soak.objects} (the most objects of one tree), {@code syncgc.soak.report} (where the
- * report goes; default target/soak-report.md), {@code syncgc.soak.uses} ({@code none}, the default;
- * {@code acyclic}: usage edges but those on a cycle of use; {@code all}: see {@link Soak.Uses}). A seed that failed is kept as a test in
+ * report goes; default target/soak-report.md), {@code syncgc.soak.uses} ({@code all}, the default: see {@link Soak.Uses};
+ * {@code acyclic}: usage edges but those on a cycle of use; {@code none}). A seed that failed is kept as a test in
  * {@link SoakSeedsIT}.
  */
 class SoakIT {
@@ -31,7 +31,7 @@ class SoakIT {
     Soak.Settings settings = new Soak.Settings(seed, duration(System.getProperty("syncgc.soak.duration", "0s")),
         Integer.getInteger("syncgc.soak.scenarios", 4), Integer.getInteger("syncgc.soak.objects", 12),
         Integer.getInteger("syncgc.soak.round", 0),
-        Soak.Uses.valueOf(System.getProperty("syncgc.soak.uses", "none").toUpperCase(java.util.Locale.ROOT)));
+        Soak.Uses.valueOf(System.getProperty("syncgc.soak.uses", "all").toUpperCase(java.util.Locale.ROOT)));
     run(settings, System.getProperty("syncgc.soak.duration", "0s"), Path.of(System.getProperty("syncgc.soak.report",
         TestCluster.targetDir().resolve("soak-report.md").toString())));
   }
@@ -46,7 +46,7 @@ class SoakIT {
     String replay = "make soak SOAK_ARGS=\"-Dsyncgc.soak.seed=" + seed + " -Dsyncgc.soak.duration=" + durationText
         + " -Dsyncgc.soak.scenarios=" + settings.scenarios() + " -Dsyncgc.soak.objects=" + settings.maxObjects()
         + (settings.round() > 0 ? " -Dsyncgc.soak.round=" + settings.round() : "")
-        + (settings.uses() == Soak.Uses.NONE ? "" : " -Dsyncgc.soak.uses=" + settings.uses().name().toLowerCase(
+        + (settings.uses() == Soak.Uses.ALL ? "" : " -Dsyncgc.soak.uses=" + settings.uses().name().toLowerCase(
             java.util.Locale.ROOT)) + "\"";
     System.out.println("[soak] seed " + seed + "; replay: " + replay
         + " (one round of it: add -Dsyncgc.soak.round=N)");

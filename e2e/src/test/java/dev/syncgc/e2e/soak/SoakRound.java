@@ -200,7 +200,7 @@ final class SoakRound {
     all.stream().filter(o -> o.uid != null).forEach(o -> keys.put(o.etcdKey(), o.uid));
     List<AuditLog.Request> requests = ctx.audit().next();
     AuditCheck.Result audit = ctx.auditCheck().check(requests, new AuditCheck.Allowed(cascade, handOver), keys,
-        ctx.etcd()::finalizersAt);
+        ctx.etcd()::finalizersAt, Set.of(Fault.KILL_LEADER, Fault.KILL_ALL, Fault.PAUSE_LEADER).contains(fault));
     audit.violations().forEach(v -> violations.add(where(null) + v));
     Deadlines deadlines = deadlines(expected, requests, actedAt);
     cleanup(all);
