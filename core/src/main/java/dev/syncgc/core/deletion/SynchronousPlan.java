@@ -80,7 +80,9 @@ final class SynchronousPlan {
    * members own each other), so syncgc sends the DELETEs itself before it lets the owner go: waves
    * no longer order them, and each cascades the same way (the deadline it inherits has passed
    * too). The deadline changes nothing about what may be deleted: only a dependent that nothing else
-   * keeps ({@link Keepers.Keeper#NONE}) is. One kept by a solid owner is left alone, and so is one
+   * keeps ({@link Keepers.Keeper#NONE}) is. One kept by a solid owner loses its reference to the owner,
+   * as before the deadline (the built-in collector would drop it once the owner is gone, but not while
+   * another owner's kind does not resolve); one
    * whose co-owner is alive but doomed by another cascade ({@link Keepers.Keeper#DOOMED}): that
    * co-owner's own cascade, or the built-in collector, deletes it once the co-owner is gone. One
    * whose last call failed is not tried again here, so that nothing can hold the owner past its
@@ -89,8 +91,15 @@ final class SynchronousPlan {
   private void deleteTheRest(List<ObjectMetadata> dependents) {
     Keepers keepers = new Keepers(graph, waveOf, cascades);
     for (ObjectMetadata d : dependents) {
-      if (!d.beingDeleted() && !d.uid().equals(owner.uid()) && lastFailure.apply(d.uid()) == null
-          && keepers.otherKeeper(d, owner.uid()) == Keepers.Keeper.NONE
+      if (d.uid().equals(owner.uid()) || lastFailure.apply(d.uid()) != null) {
+        continue;
+      }
+      Keepers.Keeper keeper = keepers.otherKeeper(d, owner.uid());
+      if (keeper == Keepers.Keeper.SOLID) {
+        steps.add(new Step.DropReference(d, owner.uid())); // as before the deadline: the built-in collector
+        continue; // cannot remove it when another owner's kind does not resolve
+      }
+      if (!d.beingDeleted() && keeper == Keepers.Keeper.NONE
           && !(inUse && InUse.of(usage, d, Set.of(), cascades).holds())) { // in use: never deleted while a user is left
         steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
       }
