@@ -18,11 +18,11 @@ import java.util.Objects;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Assume;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -190,13 +190,13 @@ class InUsePropertiesTest {
    */
   @Property(tries = 1000)
   void whenEveryUserGoesTooUsesRemoveNothingLessThanTheSameWorldWithoutThem(@ForAll("cascades") Run run) {
-    List<String> without = played(run.world().stream().map(o -> withoutUses(o)).toList(), run.root());
+    List<String> without = Simulation.played(run.world().stream().map(o -> withoutUses(o)).toList(), run.root());
     Set<String> gone = Set.copyOf(without);
     Map<String, ObjectMetadata> world = new HashMap<>();
     run.world().forEach(o -> world.put(o.uid(), o));
     boolean usersGoToo = world.values().stream().filter(o -> gone.contains(o.uid()))
         .allMatch(used -> namers(used, world).stream().allMatch(u -> gone.contains(u.uid())));
-    List<String> with = played(run.world(), run.root());
+    List<String> with = Simulation.played(run.world(), run.root());
     boolean crossesWaves = world.values().stream().anyMatch(o -> gone.contains(o.uid())
         && o.annotation(Names.DELETION_WAVE) != null) && world.values().stream()
         .anyMatch(o -> gone.contains(o.uid()) && !namers(o, world).isEmpty());
@@ -271,24 +271,6 @@ class InUsePropertiesTest {
     annotations.remove(Names.USES);
     return new ObjectMetadata(o.ref(), o.resourceVersion(), o.owners(), o.finalizers(), o.deletionTimestamp(),
         o.deletionGracePeriodSeconds(), annotations, o.labels());
-  }
-
-  /** The root deleted, the deletion run to the end (other controllers' holds released), what was removed. */
-  private static List<String> played(List<ObjectMetadata> world, String root) {
-    Simulation.Checks none = new Simulation.Checks() {
-      @Override
-      public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {}
-
-      @Override
-      public void removed(String uid, Set<String> unit, Map<String, ObjectMetadata> before,
-          Map<String, ObjectMetadata> after) {}
-    };
-    Simulation sim = new Simulation(world, none);
-    sim.delete(root);
-    sim.run(200);
-    sim.releaseHolds();
-    sim.run(200);
-    return sim.removed();
   }
 
   /**

@@ -282,18 +282,7 @@ class InUseTest {
 
   /** The root deleted and the whole deletion played (no time passes: a deadline never comes), in order of removal. */
   private static List<String> played(ObjectMetadata... world) {
-    Simulation.Checks none = new Simulation.Checks() {
-      @Override
-      public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {}
-
-      @Override
-      public void removed(String uid, Set<String> unit, Map<String, ObjectMetadata> before,
-          Map<String, ObjectMetadata> after) {}
-    };
-    Simulation sim = new Simulation(List.of(world), none);
-    sim.delete("root");
-    assertTrue(sim.run(200), "settles");
-    return sim.removed();
+    return Simulation.played(List.of(world), "root");
   }
 
   @Test

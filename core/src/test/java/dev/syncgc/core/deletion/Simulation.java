@@ -22,6 +22,16 @@ final class Simulation {
 
     /** @param unit the objects released together with it (a ring), itself included */
     void removed(String uid, Set<String> unit, Map<String, ObjectMetadata> before, Map<String, ObjectMetadata> after);
+
+    /** Checks nothing. */
+    Checks NONE = new Checks() {
+      @Override
+      public void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen) {}
+
+      @Override
+      public void removed(String uid, Set<String> unit, Map<String, ObjectMetadata> before,
+          Map<String, ObjectMetadata> after) {}
+    };
   }
 
   private static final DeletionSettings SYNCHRONOUS =
@@ -44,6 +54,19 @@ final class Simulation {
             checks.removed(uid, unit, before, after);
           }
         });
+  }
+
+  /**
+   * The user deletes {@code root} and the whole deletion is played (no time passes: a deadline never
+   * comes), other controllers' holds released once it settles; the uids removed, in order.
+   */
+  static List<String> played(List<ObjectMetadata> world, String root) {
+    Simulation sim = new Simulation(world, Checks.NONE);
+    sim.delete(root);
+    sim.run(200);
+    sim.releaseHolds();
+    sim.run(200);
+    return sim.removed();
   }
 
   static int wave(ObjectMetadata o) {
