@@ -196,6 +196,36 @@ class InUseIT {
   }
 
   /**
+   * Users deep in other subtrees, with waves that disagree: under o, x (wave -1), z (wave 1) and y
+   * (wave 0); xd under x uses z, yd under y uses xd. Users first: yd before xd, xd before z, all within
+   * a minute of a 10-minute deadline (x raised alone to z's wave went first and waited for xd, held by
+   * yd under a y that never started: nothing moved until the deadline).
+   */
+  @Test
+  void usesDeepInOtherSubtreesOrderThemWhateverTheirWaves(TestNamespace ns) {
+    try (DeletionOrder deletions = order(ns)) {
+      GenericKubernetesResource o = Widgets.create(client, ns.name(), "o").synchronous()
+          .annotate(TIMEOUT, "10m").applyAndAwaitFinalizer(SETUP_DEADLINE);
+      GenericKubernetesResource x = Widgets.create(client, ns.name(), "x").ownedBy(o).annotate(WAVE, "-1").apply();
+      GenericKubernetesResource z = Widgets.create(client, ns.name(), "z").ownedBy(o).annotate(WAVE, "1").apply();
+      GenericKubernetesResource y = Widgets.create(client, ns.name(), "y").ownedBy(o).apply();
+      GenericKubernetesResource xd = Widgets.create(client, ns.name(), "xd").ownedBy(x)
+          .annotate(USES, "widget.test.syncgc.dev/z").apply();
+      ConfigMap yd = configMap(ns, "yd", Map.of(USES, "widget.test.syncgc.dev/xd"), y);
+
+      Widgets.widget(client, ns.name(), "o").delete();
+
+      deletions.awaitDeleted(GONE_DEADLINE, List.of(o, x, z, y, xd, yd));
+      deletions.checkWatches();
+      deletions.assertBefore("yd", "xd");
+      deletions.assertBefore("xd", "z");
+      for (String dependent : List.of("x", "y", "z")) {
+        deletions.assertBefore(dependent, "o");
+      }
+    }
+  }
+
+  /**
    * A user outside the cascade keeps x from it: o (timeout 4 s, Release) waits for x under its own
    * deadline and goes at it, and x, still in use, is not deleted by syncgc. With the built-in
    * collector running, its background deletion of x (whose owner is gone) is held too, until the user
