@@ -31,10 +31,11 @@ final class Leadership {
 
   /**
    * Java Operator SDK runs the GarbageCollectionPolicy reconciler and, when enabled, leader election:
-   * the engine's workers start when this replica leads; a replica that stops leading exits.
+   * the engine's workers start when this replica leads, then {@code whenLeading} runs; a replica that
+   * stops leading exits.
    */
   io.javaoperatorsdk.operator.Operator start(KubernetesClient client, PrometheusMeterRegistry registry,
-      Engine engine) {
+      Engine engine, Runnable whenLeading) {
     boolean policyCrd = client.apiextensions().v1().customResourceDefinitions()
         .withName(POLICY_CRD).get() != null;
     if (!policyCrd) {
@@ -55,7 +56,7 @@ final class Leadership {
             .withRenewDeadline(config.leaseTimings().renewDeadline())
             .withRetryPeriod(config.leaseTimings().retryPeriod())
             .withLeaderCallbacks(new LeaderCallbacks(
-                () -> startLeading(client, engine),
+                () -> startLeading(client, engine, whenLeading),
                 () -> {
                   // another replica may lead already: stop acting before anything else (the exit
                   // that follows is bounded, see BoundedShutdown)
@@ -85,7 +86,7 @@ final class Leadership {
    * deletion too.) A replica that cannot load them, or took so long that its Lease may have passed
    * on, exits without starting workers (an exception here would leave it leading without workers).
    */
-  private void startLeading(KubernetesClient client, Engine engine) {
+  private void startLeading(KubernetesClient client, Engine engine, Runnable whenLeading) {
     long start = System.nanoTime();
     try {
       PolicyReconciler.loadAll(client, engine.policies());
@@ -101,6 +102,7 @@ final class Leadership {
     }
     log.info("leading: starting workers lease={}", config.leaseName);
     engine.startWorkers();
+    whenLeading.run();
   }
 
   private void exitWithoutWorkers(String why) {

@@ -86,9 +86,15 @@ public final class Operator {
         ready::get, engine::watches, engine::workProgress));
     List<AutoCloseable> kindWatches = buildGraph(client, discovery, namespaces, engine);
     ready.set(true);
-    io.javaoperatorsdk.operator.Operator josdk = new Leadership(config, hostname()).start(client, registry, engine);
+    // objects carrying the finalizer that this configuration no longer watches: released once this
+    // replica acts, beside the workers (never decided by them)
+    OutOfScopeRelease outOfScope = new OutOfScopeRelease(client, api, events,
+        new OutOfScopeRelease.Scope(engine::tracks, config.engineSettings().namespaces()));
+    io.javaoperatorsdk.operator.Operator josdk = new Leadership(config, hostname())
+        .start(client, registry, engine, outOfScope::start);
     if (josdk == null || !config.leaderElection) {
       engine.startWorkers();
+      outOfScope.start();
     }
 
     closeInOrder.add(engine::stopWorkers); // first: nothing more is acted on, whatever the rest does

@@ -66,17 +66,82 @@ public final class Uninstall {
 
   /** Finds every object carrying the syncgc finalizer, of every listable kind, and releases it. */
   public Summary run() {
+    Summary summary = sweep(Scope.NOTHING, Released.NONE);
+    log.info("release finished released={} handedOver={} failed={} kindsNotListed={}", summary.released(),
+        summary.handedOver(), summary.failed(), summary.notListed().size());
+    if (!summary.notListed().isEmpty()) {
+      log.error("release incomplete: could not list {} kind(s): {}; their objects may still carry the finalizer {}"
+          + " and stay stuck in Terminating once syncgc is gone: let the release's identity list (and patch and"
+          + " delete) them, e.g. through the chart's trackedKinds.customResources, or bring the API back, then run"
+          + " the release again", summary.notListed().size(), String.join(", ", summary.notListed()), Names.FINALIZER);
+    }
+    if (summary.failed() > 0) {
+      log.error("release incomplete: {} object(s) carrying the finalizer {} could not be released (see the"
+          + " warnings above); fix the cause and run the release again", summary.failed(), Names.FINALIZER);
+    }
+    return summary;
+  }
+
+  /**
+   * Which objects carrying syncgc's finalizer a sweep leaves alone: for the uninstall none; for an
+   * operator started with narrower namespaces or kinds than an earlier one, those it still watches
+   * (its own workers decide for them).
+   */
+  public interface Scope {
+    /** Leaves nothing alone: the uninstall. */
+    Scope NOTHING = new Scope() {
+      @Override
+      public boolean coversEvery(TrackedKind kind) {
+        return false;
+      }
+
+      @Override
+      public String outside(TrackedKind kind, ObjectMetadata object) {
+        return "";
+      }
+    };
+
+    /** Every object of the kind is left alone: the kind is not even listed. */
+    boolean coversEvery(TrackedKind kind);
+
+    /** Why the object is outside (it is released then), or null when it is left alone. */
+    String outside(TrackedKind kind, ObjectMetadata object);
+  }
+
+  /** Told of each object released, once its finalizer is gone. */
+  public interface Released {
+    Released NONE = (kind, object, why, done) -> { };
+
+    /**
+     * @param why the scope's reason for releasing it
+     * @param done what was done: only the finalizer removed, or the deletion handed over to what
+     */
+    void released(TrackedKind kind, ObjectMetadata object, String why, String done);
+  }
+
+  /**
+   * Finds every object carrying the syncgc finalizer, of every listable kind, outside {@code scope},
+   * and releases it as {@link #run()} does, telling {@code released} of each. Logs what it could not
+   * list or release, and returns the counts; never throws for one kind or object.
+   */
+  public Summary sweep(Scope scope, Released released) {
     ListableKinds.Found found = ListableKinds.read(served);
     List<String> notListed = new ArrayList<>(found.unreadable());
     MetadataReader reader = new MetadataReader();
     Map<String, Held> held = new LinkedHashMap<>();
     for (TrackedKind kind : found.kinds()) {
+      if (scope.coversEvery(kind)) {
+        continue;
+      }
       try {
         api.listAllMetadata(kind, null, item -> {
           if (item.getMetadata() != null && item.getMetadata().getUid() != null
               && item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
             ObjectMetadata meta = reader.read(kind, item);
-            held.put(meta.uid(), new Held(kind, meta));
+            String why = scope.outside(kind, meta);
+            if (why != null) {
+              held.put(meta.uid(), new Held(kind, meta, why));
+            }
           }
         });
       } catch (KubernetesClientException e) {
@@ -93,37 +158,27 @@ public final class Uninstall {
         }
       }
     }
+    if (held.isEmpty()) {
+      return new Summary(0, 0, 0, List.copyOf(notListed));
+    }
     PoliciesInForce policies = PoliciesInForce.load(client);
     Function<ObjectMetadata, SettingsInForce> inForce =
         SettingsInForce.resolver(policies.store::settingsOf, uid -> held.containsKey(uid) ? held.get(uid).meta : null);
-    int released = 0;
+    int unfinalized = 0;
     int handedOver = 0;
     int failed = 0;
     for (Held h : held.values()) {
-      Left left = release(h.kind, h.meta, inForce, policies);
+      Left left = release(h, inForce, policies, released);
       switch (left) {
-        case UNFINALIZED -> released++;
+        case UNFINALIZED -> unfinalized++;
         case DELETED_WITH_ITS_PROPAGATION -> handedOver++;
         case FAILED -> failed++;
       }
     }
-    Summary summary = new Summary(released, handedOver, failed, List.copyOf(notListed));
-    log.info("release finished released={} handedOver={} failed={} kindsNotListed={}", released, handedOver,
-        failed, notListed.size());
-    if (!notListed.isEmpty()) {
-      log.error("release incomplete: could not list {} kind(s): {}; their objects may still carry the finalizer {}"
-          + " and stay stuck in Terminating once syncgc is gone: let the release's identity list (and patch and"
-          + " delete) them, e.g. through the chart's trackedKinds.customResources, or bring the API back, then run"
-          + " the release again", notListed.size(), String.join(", ", notListed), Names.FINALIZER);
-    }
-    if (failed > 0) {
-      log.error("release incomplete: {} object(s) carrying the finalizer {} could not be released (see the"
-          + " warnings above); fix the cause and run the release again", failed, Names.FINALIZER);
-    }
-    return summary;
+    return new Summary(unfinalized, handedOver, failed, List.copyOf(notListed));
   }
 
-  private record Held(TrackedKind kind, ObjectMetadata meta) {}
+  private record Held(TrackedKind kind, ObjectMetadata meta, String why) {}
 
   /**
    * What became of one object: its finalizer removed and nothing else (not being deleted, or nothing
@@ -132,11 +187,18 @@ public final class Uninstall {
    */
   private enum Left { UNFINALIZED, DELETED_WITH_ITS_PROPAGATION, FAILED }
 
-  private Left release(TrackedKind kind, ObjectMetadata object, Function<ObjectMetadata, SettingsInForce> inForce,
-      PoliciesInForce policies) {
+  private Left release(Held h, Function<ObjectMetadata, SettingsInForce> inForce, PoliciesInForce policies,
+      Released released) {
+    TrackedKind kind = h.kind;
+    ObjectMetadata object = h.meta;
     ObjectRef ref = object.ref();
+    String because = h.why.isEmpty() ? "" : " (" + h.why + ")";
     if (!object.beingDeleted()) {
-      return removeFinalizer(kind, object, "released") ? Left.UNFINALIZED : Left.FAILED;
+      if (removeFinalizer(kind, object, "released" + because)) {
+        released.released(kind, object, h.why, "its finalizer was removed");
+        return Left.UNFINALIZED;
+      }
+      return Left.FAILED;
     }
     String undecided = policies.undecided(object);
     if (undecided != null) {
@@ -157,7 +219,11 @@ public final class Uninstall {
         return Left.FAILED;
       }
     }
-    return removeFinalizer(kind, object, done) ? Left.DELETED_WITH_ITS_PROPAGATION : Left.FAILED;
+    if (removeFinalizer(kind, object, done + because)) {
+      released.released(kind, object, h.why, done);
+      return Left.DELETED_WITH_ITS_PROPAGATION;
+    }
+    return Left.FAILED;
   }
 
   /** Removes syncgc's finalizer with a JSON patch that tests the uid and the entry; true when it is gone. */

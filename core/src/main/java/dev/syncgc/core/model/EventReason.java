@@ -24,5 +24,11 @@ public enum EventReason {
   /** On the owner: its propagation is no longer Synchronous; the built-in collector takes over. */
   SynchronousDeletionHandedOver,
   /** On a dependent: an owner reference Kubernetes would not honour, not followed. */
-  InvalidOwnerReference
+  InvalidOwnerReference,
+  /**
+   * On an object carrying syncgc's finalizer that the operator no longer watches (its namespace or kind
+   * was dropped from the configuration): the finalizer removed at start-up, a deletion under way handed
+   * over by its propagation in force.
+   */
+  ReleasedNoLongerTracked
 }
