@@ -8,6 +8,7 @@ import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.uninstall.Uninstall;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@code Synchronous} to foreground deletion, otherwise background), so the built-in collector deletes
  * what syncgc would have deleted and nothing it must keep. Every write is a JSON patch testing the uid
  * and the finalizer list as read (or a DELETE with a uid precondition): a concurrent change is never
- * lost. Each release is logged and recorded as a {@code ReleasedNoLongerTracked} Event. A kind that
- * cannot be listed (RBAC narrowed with the kinds) is named in one warning; the operator goes on.
+ * lost. Each release is logged and recorded as a {@code ReleasedNoLongerTracked} Event. The kinds that
+ * cannot be listed are named in one line (information when forbidden, as every kind not tracked is under
+ * the chart's restricted RBAC; a warning otherwise); the operator goes on either way.
  */
 final class OutOfScopeRelease {
   private static final Logger log = LoggerFactory.getLogger(OutOfScopeRelease.class);
@@ -75,11 +77,21 @@ final class OutOfScopeRelease {
       Uninstall.Summary s = new Uninstall(client, api).sweep(scope, this::released);
       log.info("objects no longer tracked checked released={} handedOver={} failed={} kindsNotListed={} took={}ms",
           s.released(), s.handedOver(), s.failed(), s.notListed().size(), (System.nanoTime() - start) / 1_000_000);
-      if (!s.notListed().isEmpty()) {
+      // forbidden: expected with the chart's restricted RBAC (trackedKinds.everyServedKind false), where
+      // the kinds not tracked are not readable either; any other failure is worth a warning
+      List<String> forbidden = s.notListed().stream().filter(k -> k.endsWith("(forbidden)")).toList();
+      List<String> failed = s.notListed().stream().filter(k -> !k.endsWith("(forbidden)")).toList();
+      if (!forbidden.isEmpty()) {
+        log.info("objects no longer tracked not looked for in {} kind(s) this operator may not list: {}; an object"
+            + " of those kinds still carrying the finalizer {} from an earlier, wider configuration stays"
+            + " Terminating once deleted: remove the finalizer by hand (see UPGRADING.md)", forbidden.size(),
+            String.join(", ", forbidden), Names.FINALIZER);
+      }
+      if (!failed.isEmpty()) {
         log.warn("could not look for objects no longer tracked in {} kind(s): {}; an object of those kinds that"
-            + " carries the finalizer {} but is no longer watched would stay Terminating once deleted: remove the"
-            + " finalizer from such objects (see UPGRADING.md), or let syncgc list and patch them",
-            s.notListed().size(), String.join(", ", s.notListed()), Names.FINALIZER);
+            + " carries the finalizer {} but is no longer watched would stay Terminating once deleted; looked at"
+            + " again at the next start (see UPGRADING.md)", failed.size(), String.join(", ", failed),
+            Names.FINALIZER);
       }
       if (s.failed() > 0) {
         log.warn("{} object(s) no longer tracked still carry the finalizer {} (see the warnings above); they are"
