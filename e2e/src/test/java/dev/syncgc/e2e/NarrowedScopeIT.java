@@ -12,9 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.e2e.support.BuiltInCollector;
 import dev.syncgc.e2e.support.Events;
+import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
 import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -22,7 +24,14 @@ import dev.syncgc.e2e.support.Widgets;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -112,6 +121,73 @@ class NarrowedScopeIT {
       }
     } finally {
       Namespaces.deleteAsync(client, dropped);
+      SharedOperator.resume();
+    }
+  }
+
+  /**
+   * The chart's restricted RBAC narrows with the kinds: an operator that may no longer list a kind it
+   * dropped names that kind in its log, leaves its objects as they are (UPGRADING.md says how to
+   * release them) and goes on working.
+   */
+  @Test
+  void aKindTheNarrowedOperatorMayNotListIsNamedAndTheOperatorGoesOn(TestNamespace ns) throws Exception {
+    SharedOperator.pause();
+    String account = "narrowed-" + Namespaces.randomSuffix(8);
+    try {
+      try (OperatorProcess operator = OperatorProcess.start("narrowed-rbac-wide",
+          List.of("--namespaces", ns.name(), "--builtin-kinds", "ConfigMap,Secret"), Map.of())) {
+        operator.awaitReady();
+        client.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName("s")
+            .addToAnnotations(PROPAGATION, SYNCHRONOUS).endMetadata().build()).create();
+        ObjectAwaits.awaitSyncgcFinalizer(() -> client.secrets().inNamespace(ns.name()).withName("s").get());
+        operator.kill();
+      }
+
+      // the narrowed operator's identity, as the chart's restricted ClusterRole gives it: ConfigMaps only
+      client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
+          .withName(account).endMetadata().build()).create();
+      client.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(account).endMetadata()
+          .withRules(
+              new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
+                  .withVerbs("get", "list", "watch", "patch", "delete").build(),
+              new PolicyRuleBuilder().withApiGroups("apiextensions.k8s.io").withResources("customresourcedefinitions")
+                  .withVerbs("get", "list", "watch").build(),
+              new PolicyRuleBuilder().withApiGroups("").withResources("namespaces")
+                  .withVerbs("get", "list", "watch").build(),
+              new PolicyRuleBuilder().withApiGroups("", "events.k8s.io").withResources("events")
+                  .withVerbs("create", "patch").build(),
+              new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies")
+                  .withVerbs("get", "list", "watch").build(),
+              new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies/status")
+                  .withVerbs("get", "update", "patch").build())
+          .build()).create();
+      client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+          .withName(account).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", account)
+          .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(ns.name()).endSubject()
+          .build()).create();
+      Path kubeconfig = ServiceAccounts.kubeconfig(client, ns.name(), account);
+
+      try (OperatorProcess operator = OperatorProcess.start("narrowed-rbac-narrow",
+          List.of("--namespaces", ns.name(), "--builtin-kinds", "ConfigMap"), Map.of("KUBECONFIG", kubeconfig.toString()))) {
+        operator.awaitReady();
+        operator.awaitLog("objects no longer tracked checked");
+        String log = operator.log();
+        assertTrue(log.contains("this operator may not list: ") && log.contains("secrets (forbidden)"),
+            "the kind it may not list is named: " + operator.logFile());
+
+        // it goes on: a ConfigMap is still opted in, and the Secret is left as it was
+        client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder().withNewMetadata().withName("cm")
+            .addToAnnotations(PROPAGATION, SYNCHRONOUS).endMetadata().build()).create();
+        ObjectAwaits.awaitSyncgcFinalizer(() -> client.configMaps().inNamespace(ns.name()).withName("cm").get());
+        Secret secret = client.secrets().inNamespace(ns.name()).withName("s").get();
+        assertTrue(ObjectAwaits.hasFinalizer(secret, FINALIZER), "not listed, not touched: " + secret.getMetadata());
+      }
+    } finally {
+      MetadataPatches.removeFinalizer(client.secrets().inNamespace(ns.name()).withName("s"), FINALIZER);
+      MetadataPatches.removeFinalizer(client.configMaps().inNamespace(ns.name()).withName("cm"), FINALIZER);
+      client.rbac().clusterRoleBindings().withName(account).delete();
+      client.rbac().clusterRoles().withName(account).delete();
       SharedOperator.resume();
     }
   }
