@@ -54,6 +54,8 @@ public final class Operator {
       new java.util.concurrent.atomic.AtomicReference<>();
   /** What the shutdown closes, in this order: the workers first, the clients last. */
   private final List<AutoCloseable> closeInOrder = new ArrayList<>();
+  /** The CRD kinds, once their watch runs (see {@link #buildGraph}). */
+  private volatile CrdKinds crdKinds;
 
   public Operator(OperatorConfig config) {
     this.config = config;
@@ -89,7 +91,8 @@ public final class Operator {
     // objects carrying the finalizer that this configuration no longer watches: released once this
     // replica acts, beside the workers (never decided by them)
     OutOfScopeRelease outOfScope = new OutOfScopeRelease(client, api, events,
-        new OutOfScopeRelease.Scope(engine::tracks, config.engineSettings().namespaces()));
+        new OutOfScopeRelease.Scope(groupKind -> coversKind(groupKind, engine, discovery),
+            config.engineSettings().namespaces()));
     io.javaoperatorsdk.operator.Operator josdk = new Leadership(config, hostname())
         .start(client, registry, engine, outOfScope::start);
     if (josdk == null || !config.leaderElection) {
@@ -180,6 +183,21 @@ public final class Operator {
   }
 
   /**
+   * Whether this configuration covers a kind, whether or not it is tracked yet: a kind served later
+   * (an aggregated API back up, a CRD just created) is not released from before its reflector starts.
+   * With every served kind, every kind that could ever have carried the finalizer (list, watch and
+   * delete) is covered; else every CRD kind, and the built-in kinds named.
+   */
+  private boolean coversKind(String groupKind, Engine engine, Discovery discovery) {
+    if (config.tracksEveryServedKind() || engine.tracks(groupKind)
+        || (crdKinds != null && crdKinds.defines(groupKind))) {
+      return true;
+    }
+    return config.builtinKinds().stream()
+        .anyMatch(spec -> discovery.find(spec).map(k -> k.groupKind().equals(groupKind)).orElse(false));
+  }
+
+  /**
    * Every tracked kind's initial list, and the namespaces' labels, in the graph before anything is
    * decided: every CRD kind (also those created later, through {@link CrdKinds}) and, by default,
    * every other kind served with list, watch and delete (also those served later, through
@@ -191,6 +209,7 @@ public final class Operator {
     initial.add(namespaces.start(engine::namespaceChanged));
     CrdKinds crds = new CrdKinds(client, engine::track, engine::untrack);
     crds.start().get(5, TimeUnit.MINUTES);
+    crdKinds = crds;
     for (var crd : client.apiextensions().v1().customResourceDefinitions().list().getItems()) {
       CrdKinds.kindOf(crd).ifPresent(k -> initial.add(engine.track(k)));
     }

@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
 final class OutOfScopeRelease {
   private static final Logger log = LoggerFactory.getLogger(OutOfScopeRelease.class);
 
-  /** What this operator watches: a kind it tracks, in the namespaces it watches (cluster-scoped: all). */
+  /**
+   * What this operator watches: a kind its configuration covers (tracked now or as soon as it is
+   * served), in the namespaces it watches (cluster-scoped kinds: all).
+   */
   record Scope(Predicate<String> tracksGroupKind, Set<String> namespaces) implements Uninstall.Scope {
     @Override
     public boolean coversEvery(TrackedKind kind) {
