@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -144,9 +145,9 @@ class HelmChartIT {
     assertEquals(String.valueOf(chart.get("version")).startsWith("0."),
         "true".equals(annotations.get("artifacthub.io/prerelease")), "prerelease while 0.x: " + annotations);
 
-    // crds: the one CRD of crds/, by kind, served version and name
+    // crds: the one CRD of files/crds/ (templates/crds.yaml), by kind, served version and name
     java.nio.file.Path crdFile;
-    try (var files = java.nio.file.Files.list(helm.chart().resolve("crds"))) {
+    try (var files = java.nio.file.Files.list(helm.chart().resolve("files").resolve("crds"))) {
       List<java.nio.file.Path> all = files.toList();
       assertEquals(1, all.size(), all.toString());
       crdFile = all.get(0);
@@ -231,12 +232,34 @@ class HelmChartIT {
     assertEquals(sa.getMetadata().getName(), binding.getSubjects().get(0).getName());
     assertEquals(Helm.NAMESPACE, binding.getSubjects().get(0).getNamespace());
     for (HasMetadata o : r.objects()) {
-      if (!(o instanceof ClusterRole) && !(o instanceof ClusterRoleBinding)) {
+      if (!(o instanceof ClusterRole) && !(o instanceof ClusterRoleBinding) && !(o instanceof CustomResourceDefinition)) {
         assertEquals(Helm.NAMESPACE, o.getMetadata().getNamespace(), "namespace of " + o.getKind());
       }
     }
     assertEquals("syncgc/operator:0.1.0", operator(deployment).getImage(), "image tag defaults to appVersion");
     assertEquals(1, deployment.getSpec().getReplicas());
+  }
+
+  // --- the CRD, from templates/ so that helm upgrade upgrades it
+
+  @Test
+  void crdIsTheGeneratedOneWithTheReleasesLabelsAndKeptOnUninstallByDefault() throws Exception {
+    var yaml = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+    var generated = yaml.unmarshal(java.nio.file.Files.readString(
+        helm.chart().getParent().getParent().resolve("crds").resolve("garbagecollectionpolicies.syncgc.dev-v1.yml")),
+        CustomResourceDefinition.class);
+    CustomResourceDefinition rendered = helm.render().one(CustomResourceDefinition.class);
+    // the rendering goes through fromYaml and toYaml: nothing of the CRD may change on the way
+    assertEquals(generated.getSpec(), rendered.getSpec());
+    assertEquals(generated.getMetadata().getName(), rendered.getMetadata().getName());
+    assertEquals(Map.of("helm.sh/resource-policy", "keep"), rendered.getMetadata().getAnnotations());
+    assertEquals("syncgc", rendered.getMetadata().getLabels().get("app.kubernetes.io/part-of"));
+    assertEquals(Helm.RELEASE, rendered.getMetadata().getLabels().get("app.kubernetes.io/instance"));
+
+    CustomResourceDefinition notKept = helm.render("--set", "crds.keep=false").one(CustomResourceDefinition.class);
+    assertTrue(notKept.getMetadata().getAnnotations() == null
+        || !notKept.getMetadata().getAnnotations().containsKey("helm.sh/resource-policy"), notKept.getMetadata().toString());
+    assertTrue(helm.render("--set", "crds.enabled=false").all(CustomResourceDefinition.class).isEmpty());
   }
 
   @Test

@@ -88,6 +88,8 @@ class HelmInstallIT {
 
     ProcessRunner.Result install = helm("install", release,
         TestCluster.repoRoot().resolve("helm/syncgc").toString(), "--namespace", releaseNamespace,
+        // the suite applied the CRD (crds/) without Helm: this release must not claim it
+        "--set", "crds.enabled=false",
         "--set", "uninstall.releaseFinalizers=false", "--set", "trackedKinds.everyServedKind=false",
         "--set-json", "trackedKinds.customResources=[{\"apiGroups\":[\"" + TestCrds.GROUP
             + "\"],\"resources\":[\"widgets\"]}]",

@@ -10,12 +10,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The build check that keeps the committed CRDs identical to what the Java classes generate
- * (PolicyCrd): {@code crds/} and the chart's {@code crds/}. After changing the classes, run
+ * (PolicyCrd): {@code crds/} and the chart's copy in {@code files/crds/} (which its
+ * {@code templates/crds.yaml} renders with the release's labels). After changing the classes, run
  * {@code make crds}, which runs this test with {@code -Dsyncgc.crds.update=true}: it then writes both.
  */
 class CrdFilesTest {
   private static final Path COMMITTED = Path.of("../crds", PolicyCrd.FILE);
-  private static final Path CHART = Path.of("../helm/syncgc/crds", PolicyCrd.FILE);
+  private static final Path CHART = Path.of("../helm/syncgc/files/crds", PolicyCrd.FILE);
   private static String generated;
 
   @BeforeAll
@@ -36,6 +37,6 @@ class CrdFilesTest {
   @Test
   void chartCrdMatchesTheGeneratedOne() throws IOException {
     assertEquals(generated, Files.readString(CHART),
-        "helm/syncgc/crds/" + PolicyCrd.FILE + " differs from the classes: run make crds");
+        "helm/syncgc/files/crds/" + PolicyCrd.FILE + " differs from the classes: run make crds");
   }
 }

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  *   <li>the printer columns in the order the class declares them, Age last (the generator sorts them
  *       by JSON path, which puts .metadata.creationTimestamp first).
  * </ul>
- * CrdFilesTest checks that the CRDs in crds/ and the chart are what this generates; {@code make crds}
+ * CrdFilesTest checks that the CRDs in crds/ and the chart's files/crds/ are what this generates; {@code make crds}
  * writes them.
  */
 final class PolicyCrd {
