@@ -16,6 +16,11 @@ PROMETHEUS_MODULE_VERSION=v0.316.0
 CT_VERSION=v3.14.0
 YAMLLINT_VERSION=1.38.0
 YAMALE_VERSION=6.0.0
+# render checks of the chart (e2e/chart-test.sh): the helm-unittest plugin (pinned in
+# e2e/toolchain/helm-unittest/go.mod too, whose replace directive `go install` refuses) and kubeconform,
+# from their Go modules; kubeconform's schemas come from the k8s.io/kubernetes module at K8S_VERSION
+HELM_UNITTEST_VERSION=v1.1.2
+KUBECONFORM_VERSION=v0.8.0
 
 # kind and the parts of its base image, at the versions of kind's images/base/Dockerfile
 KIND_VERSION=v0.33.0

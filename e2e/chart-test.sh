@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Render checks of the chart with standard tools, no cluster and no network once built:
+#
+#   helm-unittest  helm/syncgc/tests/*_test.yaml: what each set of values renders (the helm plugin,
+#                  `helm unittest`, built from its Go module)
+#   kubeconform    the chart rendered with its defaults, each helm/syncgc/ci/*-values.yaml and the
+#                  optional parts on, validated (-strict: no unknown field) against the JSON schemas of
+#                  Kubernetes K8S_VERSION, derived from the k8s.io/kubernetes module's swagger.json by
+#                  e2e/kube-schemas.py
+#
+#   e2e/chart-test.sh build   build both and the schemas (cached)
+#   e2e/chart-test.sh test    build if needed, then run both
+#
+# Everything is cached in $SYNCGC_CACHE/bin (default ~/.cache/syncgc), keyed by version, and never
+# enters the repository: helm-unittest-<version>/ is a helm plugin directory (HELM_PLUGINS),
+# kubeconform-<version>/ holds kubeconform, kube-schemas-<K8S_VERSION>-<converter hash>/ the schemas;
+# helm is the one e2e/cluster.sh and e2e/ct.sh build (same path), built here when missing.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+# shellcheck source=common.sh
+source "$HERE/common.sh"
+
+CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
+BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
+PLUGINS=$CACHE/bin/helm-unittest-$HELM_UNITTEST_VERSION
+BIN_KUBECONFORM=$CACHE/bin/kubeconform-$KUBECONFORM_VERSION
+SCHEMAS=$CACHE/bin/kube-schemas-$K8S_VERSION-$(sha256sum "$HERE/kube-schemas.py" | cut -c1-12)
+CHART=$ROOT/helm/syncgc
+
+log() { printf '[chart-test] %s\n' "$*" >&2; }
+die() { printf '[chart-test] error: %s\n' "$*" >&2; exit 1; }
+
+build_helm() { # as e2e/cluster.sh does, into the same place
+  [[ -x $BIN_HELM/helm ]] && return
+  command -v go >/dev/null || die "Go is required to build helm"
+  log "building helm $HELM_VERSION; first time only"
+  GOBIN="$BIN_HELM.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+  rm -rf "$BIN_HELM" && mv "$BIN_HELM.tmp" "$BIN_HELM"
+}
+
+build_unittest() {
+  [[ -x $PLUGINS/unittest/untt ]] && return
+  command -v go >/dev/null || die "Go is required to build helm-unittest"
+  [[ $(cd "$HERE/toolchain/helm-unittest" && go list -m -f '{{.Version}}' github.com/helm-unittest/helm-unittest) == "$HELM_UNITTEST_VERSION" ]] \
+    || die "e2e/toolchain/helm-unittest/go.mod does not pin helm-unittest $HELM_UNITTEST_VERSION (e2e/common.sh)"
+  log "building helm-unittest $HELM_UNITTEST_VERSION; first time only"
+  rm -rf "$PLUGINS.tmp" && mkdir -p "$PLUGINS.tmp/unittest"
+  (cd "$HERE/toolchain/helm-unittest" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" \
+    -o "$PLUGINS.tmp/unittest/untt" github.com/helm-unittest/helm-unittest/cmd/helm-unittest)
+  # the plugin's own plugin.yaml names a binary per platform, fetched by an install hook: this one
+  # names the binary built here
+  cat >"$PLUGINS.tmp/unittest/plugin.yaml" <<YAML
+name: unittest
+version: "${HELM_UNITTEST_VERSION#v}"
+usage: unittest for helm charts
+description: helm-unittest $HELM_UNITTEST_VERSION, built from its Go module by e2e/chart-test.sh
+ignoreFlags: false
+command: \$HELM_PLUGIN_DIR/untt
+YAML
+  rm -rf "$PLUGINS" && mv "$PLUGINS.tmp" "$PLUGINS"
+}
+
+build_kubeconform() {
+  [[ -x $BIN_KUBECONFORM/kubeconform ]] && return
+  command -v go >/dev/null || die "Go is required to build kubeconform"
+  log "building kubeconform $KUBECONFORM_VERSION; first time only"
+  GOBIN="$BIN_KUBECONFORM.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
+    "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
+  rm -rf "$BIN_KUBECONFORM" && mv "$BIN_KUBECONFORM.tmp" "$BIN_KUBECONFORM"
+}
+
+build_schemas() {
+  [[ -f $SCHEMAS/.complete ]] && return
+  command -v go >/dev/null || die "Go is required to fetch the k8s.io/kubernetes module"
+  log "JSON schemas of Kubernetes $K8S_VERSION from the k8s.io/kubernetes module; first time only"
+  # the module e2e/cluster.sh builds the control plane from: in Go's module cache once either ran
+  local dir
+  dir=$(cd /tmp && go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+  [[ -f $dir/api/openapi-spec/swagger.json ]] || die "no api/openapi-spec/swagger.json in k8s.io/kubernetes@$K8S_VERSION"
+  rm -rf "$SCHEMAS" && python3 "$HERE/kube-schemas.py" "$dir/api/openapi-spec/swagger.json" "$SCHEMAS" >&2
+  touch "$SCHEMAS/.complete"
+}
+
+# The chart rendered with each set of values kubeconform checks, one file each in $1.
+render_all() {
+  local out=$1 kube=${K8S_VERSION#v} name
+  local -a sets=("defaults:" "admission-policy:--set admissionPolicy.enabled=true")
+  for values in "$CHART"/ci/*-values.yaml; do
+    name=$(basename "$values" -values.yaml)
+    sets+=("ci-$name:--values $values")
+  done
+  for set in "${sets[@]}"; do
+    # shellcheck disable=SC2086 # the arguments of each set are split on purpose
+    "$BIN_HELM/helm" template syncgc "$CHART" --namespace syncgc-system --kube-version "$kube" \
+      ${set#*:} >"$out/${set%%:*}.yaml" || die "helm template (${set%%:*}) failed"
+  done
+}
+
+build_all() {
+  build_helm
+  build_unittest
+  build_kubeconform
+  build_schemas
+}
+
+cmd_test() {
+  build_all
+  log "helm unittest helm/syncgc (helm/syncgc/tests/*_test.yaml)"
+  HELM_PLUGINS=$PLUGINS "$BIN_HELM/helm" unittest --strict --color=false "$CHART"
+  local rendered
+  rendered=$(mktemp -d)
+  trap 'rm -rf "$rendered"' RETURN
+  render_all "$rendered"
+  log "kubeconform -strict against the schemas of Kubernetes $K8S_VERSION: $(cd "$rendered" && echo *.yaml)"
+  # ServiceMonitor and PrometheusRule are the Prometheus Operator's kinds, whose schemas are not
+  # Kubernetes': the alerts are checked by promtool (AlertRulesIT) instead
+  "$BIN_KUBECONFORM/kubeconform" -strict -summary -skip ServiceMonitor,PrometheusRule \
+    -schema-location "$SCHEMAS/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$rendered"/*.yaml
+}
+
+case ${1:-test} in
+  build) build_all ;;
+  test) cmd_test ;;
+  *) die "usage: e2e/chart-test.sh [build|test]" ;;
+esac
