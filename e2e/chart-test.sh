@@ -3,17 +3,20 @@
 #
 #   helm-unittest  helm/syncgc/tests/*_test.yaml: what each set of values renders (the helm plugin,
 #                  `helm unittest`, built from its Go module)
+#   helm-docs      helm/README.md is what helm-docs makes of helm/README.md.gotmpl and values.yaml's
+#                  comments (its table of every value); `e2e/chart-test.sh docs` (make chart-docs) writes it
 #   kubeconform    the chart rendered with its defaults, each helm/syncgc/ci/*-values.yaml and the
 #                  optional parts on, validated (-strict: no unknown field) against the JSON schemas of
 #                  Kubernetes K8S_VERSION, derived from the k8s.io/kubernetes module's swagger.json by
 #                  e2e/kube-schemas.py
 #
-#   e2e/chart-test.sh build   build both and the schemas (cached)
-#   e2e/chart-test.sh test    build if needed, then run both
+#   e2e/chart-test.sh build   build the three and the schemas (cached)
+#   e2e/chart-test.sh test    build if needed, then run the three
+#   e2e/chart-test.sh docs    write helm/README.md with helm-docs
 #
 # Everything is cached in $SYNCGC_CACHE/bin (default ~/.cache/syncgc), keyed by version, and never
 # enters the repository: helm-unittest-<version>/ is a helm plugin directory (HELM_PLUGINS),
-# kubeconform-<version>/ holds kubeconform, kube-schemas-<K8S_VERSION>-<converter hash>/ the schemas;
+# kubeconform-<version>/ and helm-docs-<version>/ hold those, kube-schemas-<K8S_VERSION>-<converter hash>/ the schemas;
 # helm is the one e2e/cluster.sh and e2e/ct.sh build (same path), built here when missing.
 set -euo pipefail
 
@@ -26,6 +29,7 @@ CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 PLUGINS=$CACHE/bin/helm-unittest-$HELM_UNITTEST_VERSION
 BIN_KUBECONFORM=$CACHE/bin/kubeconform-$KUBECONFORM_VERSION
+BIN_HELM_DOCS=$CACHE/bin/helm-docs-$HELM_DOCS_VERSION
 SCHEMAS=$CACHE/bin/kube-schemas-$K8S_VERSION-$(sha256sum "$HERE/kube-schemas.py" | cut -c1-12)
 CHART=$ROOT/helm/syncgc
 
@@ -71,6 +75,21 @@ build_kubeconform() {
   rm -rf "$BIN_KUBECONFORM" && mv "$BIN_KUBECONFORM.tmp" "$BIN_KUBECONFORM"
 }
 
+build_helm_docs() {
+  [[ -x $BIN_HELM_DOCS/helm-docs ]] && return
+  command -v go >/dev/null || die "Go is required to build helm-docs"
+  log "building helm-docs $HELM_DOCS_VERSION; first time only"
+  GOBIN="$BIN_HELM_DOCS.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
+    "github.com/norwoodj/helm-docs/cmd/helm-docs@$HELM_DOCS_VERSION"
+  rm -rf "$BIN_HELM_DOCS" && mv "$BIN_HELM_DOCS.tmp" "$BIN_HELM_DOCS"
+}
+
+# helm-docs on the chart: helm/README.md from helm/README.md.gotmpl (paths are the chart directory's)
+helm_docs() {
+  (cd "$ROOT/helm" && "$BIN_HELM_DOCS/helm-docs" --log-level warning --chart-search-root . \
+    --template-files="$ROOT/helm/README.md.gotmpl" --output-file=../README.md "$@")
+}
+
 build_schemas() {
   [[ -f $SCHEMAS/.complete ]] && return
   command -v go >/dev/null || die "Go is required to fetch the k8s.io/kubernetes module"
@@ -102,11 +121,19 @@ build_all() {
   build_helm
   build_unittest
   build_kubeconform
+  build_helm_docs
   build_schemas
 }
 
 cmd_test() {
   build_all
+  log "helm-docs: helm/README.md is what helm/README.md.gotmpl and values.yaml make"
+  local docs
+  docs=$(helm_docs --dry-run) || die "helm-docs failed"
+  if [[ $docs != "$(cat "$ROOT/helm/README.md")" ]]; then
+    diff <(printf '%s\n' "$docs") "$ROOT/helm/README.md" >&2 || true
+    die "helm/README.md differs from what helm-docs generates (above: < generated, > checked in): edit helm/README.md.gotmpl or values.yaml's comments, then run make chart-docs"
+  fi
   log "helm unittest helm/syncgc (helm/syncgc/tests/*_test.yaml)"
   HELM_PLUGINS=$PLUGINS "$BIN_HELM/helm" unittest --strict --color=false "$CHART"
   local rendered
@@ -123,5 +150,6 @@ cmd_test() {
 case ${1:-test} in
   build) build_all ;;
   test) cmd_test ;;
-  *) die "usage: e2e/chart-test.sh [build|test]" ;;
+  docs) build_helm_docs; helm_docs ;;
+  *) die "usage: e2e/chart-test.sh [build|test|docs]" ;;
 esac

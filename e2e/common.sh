@@ -21,6 +21,8 @@ YAMALE_VERSION=6.0.0
 # from their Go modules; kubeconform's schemas come from the k8s.io/kubernetes module at K8S_VERSION
 HELM_UNITTEST_VERSION=v1.1.2
 KUBECONFORM_VERSION=v0.8.0
+# helm-docs: the table of every value in helm/README.md, from values.yaml's comments (make chart-docs)
+HELM_DOCS_VERSION=v1.14.2
 
 # kind and the parts of its base image, at the versions of kind's images/base/Dockerfile
 KIND_VERSION=v0.33.0
