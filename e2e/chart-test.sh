@@ -8,7 +8,8 @@
 #   kubeconform    the chart rendered with its defaults, each helm/syncgc/ci/*-values.yaml and the
 #                  optional parts on, validated (-strict: no unknown field) against the JSON schemas of
 #                  Kubernetes K8S_VERSION, derived from the k8s.io/kubernetes module's swagger.json by
-#                  e2e/kube-schemas.py
+#                  e2e/kube-schemas.py; the CRD's own schema too (files/crds/), for the policies of
+#                  Chart.yaml's artifacthub.io/crdsExamples (with the PyYAML of e2e/ct.sh's venv)
 #
 #   e2e/chart-test.sh build   build the three and the schemas (cached)
 #   e2e/chart-test.sh test    build if needed, then run the three
@@ -30,6 +31,7 @@ BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 PLUGINS=$CACHE/bin/helm-unittest-$HELM_UNITTEST_VERSION
 BIN_KUBECONFORM=$CACHE/bin/kubeconform-$KUBECONFORM_VERSION
 BIN_HELM_DOCS=$CACHE/bin/helm-docs-$HELM_DOCS_VERSION
+PYTHON_YAML=$CACHE/bin/ct-$CT_VERSION-yamllint-$YAMLLINT_VERSION-yamale-$YAMALE_VERSION/venv/bin/python3
 SCHEMAS=$CACHE/bin/kube-schemas-$K8S_VERSION-$(sha256sum "$HERE/kube-schemas.py" | cut -c1-12)
 CHART=$ROOT/helm/syncgc
 
@@ -118,6 +120,7 @@ render_all() {
 }
 
 build_all() {
+  [[ -x $PYTHON_YAML ]] || "$HERE/ct.sh" build # yamllint's venv: PyYAML for the CRD's schema
   build_helm
   build_unittest
   build_kubeconform
@@ -140,11 +143,19 @@ cmd_test() {
   rendered=$(mktemp -d)
   trap 'rm -rf "$rendered"' RETURN
   render_all "$rendered"
-  log "kubeconform -strict against the schemas of Kubernetes $K8S_VERSION: $(cd "$rendered" && echo *.yaml)"
+  # the CRD's schema, and Chart.yaml's example policies to check against it
+  "$PYTHON_YAML" "$HERE/kube-schemas.py" --crd "$rendered/crd-schemas" "$CHART"/files/crds/*.yml >/dev/null
+  "$PYTHON_YAML" - "$CHART/Chart.yaml" >"$rendered/crds-examples.yaml" <<'PY'
+import sys, yaml
+chart = yaml.safe_load(open(sys.argv[1]))
+print(yaml.safe_dump_all(yaml.safe_load(chart["annotations"]["artifacthub.io/crdsExamples"])), end="")
+PY
+  log "kubeconform -strict against the schemas of Kubernetes $K8S_VERSION and the CRD: $(cd "$rendered" && echo *.yaml)"
   # ServiceMonitor and PrometheusRule are the Prometheus Operator's kinds, whose schemas are not
   # Kubernetes': the alerts are checked by promtool (AlertRulesIT) instead
   "$BIN_KUBECONFORM/kubeconform" -strict -summary -skip ServiceMonitor,PrometheusRule \
-    -schema-location "$SCHEMAS/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$rendered"/*.yaml
+    -schema-location "$SCHEMAS/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
+    -schema-location "$rendered/crd-schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$rendered"/*.yaml
 }
 
 case ${1:-test} in

@@ -2,6 +2,7 @@
 """JSON schemas for kubeconform from a Kubernetes OpenAPI v2 document (swagger.json), with no network.
 
     kube-schemas.py SWAGGER_JSON OUT_DIR
+    kube-schemas.py --crd OUT_DIR CRD_YAML...     (the served versions of CRDs; needs PyYAML)
 
 Writes one standalone schema per kind and version, named as kubeconform's default schema location
 names them ({kind}-{group's first label}-{version}.json, {kind}-{version}.json for the core group), in
@@ -89,7 +90,34 @@ def main(swagger, out_dir):
     print(f"kube-schemas.py: {len(written)} schemas in {out_dir}")
 
 
+def crds(out_dir, files):
+    """The same form for the served versions of CRDs (kube-schemas.py --crd OUT_DIR CRD.yaml...; needs PyYAML)."""
+    import yaml
+    os.makedirs(out_dir, exist_ok=True)
+    for file in files:
+        with open(file) as f:
+            crd = yaml.safe_load(f)
+        group, kind = crd["spec"]["group"], crd["spec"]["names"]["kind"]
+        for version in crd["spec"]["versions"]:
+            if not version.get("served"):
+                continue
+            schema = version["schema"]["openAPIV3Schema"]
+            # every object has these, whether the CRD's schema lists them or not
+            properties = schema.setdefault("properties", {})
+            for field, field_type in (("apiVersion", "string"), ("kind", "string"), ("metadata", "object")):
+                properties.setdefault(field, {"type": field_type})
+            schema = strict(schema)
+            schema["$schema"] = "http://json-schema.org/schema#"
+            name = f"{kind.lower()}-{group.split('.')[0].lower()}-{version['name'].lower()}.json"
+            with open(os.path.join(out_dir, name), "w") as f:
+                json.dump(schema, f, separators=(",", ":"), sort_keys=True)
+            print(f"kube-schemas.py: {name} from {file}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) >= 4 and sys.argv[1] == "--crd":
+        crds(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) == 3:
+        main(sys.argv[1], sys.argv[2])
+    else:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
