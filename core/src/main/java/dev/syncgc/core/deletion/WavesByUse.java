@@ -2,6 +2,7 @@ package dev.syncgc.core.deletion;
 
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
+import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
@@ -95,13 +96,6 @@ final class WavesByUse {
   private void crossings(InUse.Lookup lookup, ObjectMetadata owner) {
     DependencyGraph graph = lookup.graph();
     Going going = new Going(graph);
-    Set<List<String>> inside = new HashSet<>(); // the objects below, by what a use names
-    for (String uid : rootsOf.keySet()) {
-      ObjectMetadata o = graph.get(uid);
-      if (o != null) {
-        inside.add(key(o.ref()));
-      }
-    }
     for (Map.Entry<String, Set<String>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {
@@ -130,7 +124,27 @@ final class WavesByUse {
           }
         }
       }
-      for (Use use : graph.uses(o)) { // whether what it names outside goes is not known here: it might
+    }
+    if (!waitsOnOutside.isEmpty()) { // otherwise what the outside waits on changes no wave: not looked for
+      usesOfTheOutside(graph);
+    }
+  }
+
+  /** The dependents whose subtrees use an object outside (whether it goes is not known here: it might). */
+  private void usesOfTheOutside(DependencyGraph graph) {
+    Set<List<String>> inside = new HashSet<>(); // the objects below, by what a use names
+    for (String uid : rootsOf.keySet()) {
+      ObjectMetadata o = graph.get(uid);
+      if (o != null) {
+        inside.add(key(o.ref()));
+      }
+    }
+    for (Map.Entry<String, Set<String>> e : rootsOf.entrySet()) {
+      ObjectMetadata o = graph.get(e.getKey());
+      if (o == null || o.annotation(Names.USES) == null) {
+        continue;
+      }
+      for (Use use : graph.uses(o)) {
         if (use.valid() && !inside.contains(List.of(use.group(), use.kind(), Objects.toString(use.namespace()),
             use.name()))) {
           waitedOnFromOutside.addAll(e.getValue());
