@@ -24,6 +24,13 @@ KUBECONFORM_VERSION=v0.8.0
 # helm-docs: the table of every value in helm/README.md, from values.yaml's comments (make chart-docs)
 HELM_DOCS_VERSION=v1.14.2
 
+# The operator image's SBOM and signature (e2e/sign.sh, `make dist-sign`): syft, cosign, and a
+# throwaway registry on loopback to sign the image in, go-containerregistry's (pinned in
+# e2e/toolchain/registry/go.mod too), from their Go modules
+SYFT_VERSION=v1.57.1
+COSIGN_VERSION=v3.1.3
+GGCR_VERSION=v0.22.1
+
 # kind and the parts of its base image, at the versions of kind's images/base/Dockerfile
 KIND_VERSION=v0.33.0
 CONTAINERD_VERSION=v2.3.4

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The operator image's release steps beside `make dist`: an SBOM of the image (syft, CycloneDX, into
+# dist/ next to the jars' SBOMs) and a signature (cosign, a key pair), both checked, with no service
+# outside this machine: the image is pushed to a throwaway registry on loopback (e2e/toolchain/registry:
+# go-containerregistry's, on 127.0.0.1 only), signed there by digest, the SBOM attached as a signed
+# attestation, and both verified with the public key; a second key must fail to verify. Publishing
+# to a real registry stays with the maintainer (docs/usage.md, "Publishing a release").
+#
+#   e2e/sign.sh build            build cosign, syft and the registry from their Go modules (cached)
+#   e2e/sign.sh release IMAGE    build if needed, then the SBOM of IMAGE (name:tag, in the Docker
+#                                daemon: `make dist-image`), push, sign, attest, verify; writes
+#                                dist/syncgc-operator-image-<version>.cdx.json and dist/cosign.pub,
+#                                and rewrites dist/SHA256SUMS
+#   e2e/sign.sh check-sbom FILE  FILE is a CycloneDX SBOM of the image (make dist-check runs it)
+#
+# Keys: SYNCGC_COSIGN_KEY (a cosign private key file, its password in COSIGN_PASSWORD) signs a real
+# release; without it a key pair is generated for this run in a temporary directory (its password
+# random) and thrown away with it. Never commit a private key.
+#
+# Environment: VERSION (default the image's tag), SYNCGC_CACHE (default ~/.cache/syncgc), DIST
+# (default dist), DOCKER_HOST (e2e/docker.sh up)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=common.sh
+source "$HERE/common.sh"
+
+CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
+BIN_SYFT=$CACHE/bin/syft-$SYFT_VERSION
+BIN_COSIGN=$CACHE/bin/cosign-$COSIGN_VERSION
+BIN_REGISTRY=$CACHE/bin/registry-ggcr-$GGCR_VERSION
+
+WORK=""         # this run's temporary directory: image, registry, keys
+REGISTRY_PID="" # the registry on loopback, stopped on exit
+
+log() { printf '[sign] %s\n' "$*" >&2; }
+die() { printf '[sign] error: %s\n' "$*" >&2; exit 1; }
+
+# go_install DIR PACKAGE@VERSION: one command into DIR, atomically
+go_install() {
+  local dir=$1 pkg=$2
+  [[ -x $dir/$(basename "${pkg%@*}") ]] && return
+  command -v go >/dev/null || die "Go is required to build ${pkg%@*}"
+  log "building ${pkg##*/}; first time only"
+  rm -rf "$dir.tmp"
+  GOBIN="$dir.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "$pkg"
+  rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+
+cmd_build() {
+  go_install "$BIN_COSIGN" "github.com/sigstore/cosign/v3/cmd/cosign@$COSIGN_VERSION"
+  build_registry
+  go_install "$BIN_SYFT" "github.com/anchore/syft/cmd/syft@$SYFT_VERSION"
+}
+
+# from e2e/toolchain/registry, whose go.mod pins go-containerregistry
+build_registry() {
+  [[ -x $BIN_REGISTRY/registry ]] && return
+  command -v go >/dev/null || die "Go is required to build the registry"
+  [[ $(cd "$HERE/toolchain/registry" && go list -m -f '{{.Version}}' github.com/google/go-containerregistry) == "$GGCR_VERSION" ]] \
+    || die "e2e/toolchain/registry/go.mod does not pin go-containerregistry $GGCR_VERSION (e2e/common.sh)"
+  log "building the registry (go-containerregistry $GGCR_VERSION); first time only"
+  rm -rf "$BIN_REGISTRY.tmp"
+  (cd "$HERE/toolchain/registry" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$BIN_REGISTRY.tmp/registry" .)
+  rm -rf "$BIN_REGISTRY" && mv "$BIN_REGISTRY.tmp" "$BIN_REGISTRY"
+}
+
+cosign() { "$BIN_COSIGN/cosign" "$@"; }
+syft() { SYFT_CHECK_FOR_APP_UPDATE=false "$BIN_SYFT/syft" "$@"; }
+
+cmd_release() {
+  local image=${1:-} dist=${DIST:-dist}
+  [[ -n $image && $image == *:* ]] || die "usage: e2e/sign.sh release IMAGE:TAG"
+  local version=${VERSION:-${image##*:}}
+  require_docker
+  command -v jq >/dev/null || apt_install jq || die "jq is missing; as root: apt-get install jq"
+  have_image "$image" || die "no image $image in the Docker daemon: make dist-image first"
+  [[ -f $dist/SHA256SUMS ]] || die "no $dist/SHA256SUMS: make dist first"
+  cmd_build
+  WORK=$(mktemp -d)
+  trap 'if [[ -n $REGISTRY_PID ]]; then terminate "$REGISTRY_PID"; fi; rm -rf "$WORK"' EXIT
+  local work=$WORK
+
+  local sbom=$dist/syncgc-operator-image-$version.cdx.json
+  log "SBOM of $image (syft $SYFT_VERSION) -> $sbom"
+  docker save "$image" -o "$work/image.tar"
+  syft scan "docker-archive:$work/image.tar" --quiet --source-name syncgc-operator --source-version "$version" \
+    -o "cyclonedx-json=$sbom"
+  check_sbom "$sbom"
+
+  log "a registry on loopback (go-containerregistry $GGCR_VERSION)"
+  "$BIN_REGISTRY/registry" -dir "$work/registry" >"$work/registry.out" 2>"$work/registry.log" &
+  REGISTRY_PID=$!
+  local i port=""
+  for i in $(seq 1 100); do
+    port=$(sed -n 's/^serving on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/registry.out")
+    [[ -n $port ]] && curl -fsS "http://127.0.0.1:$port/v2/" >/dev/null 2>&1 && break
+    ((i < 100)) || { cat "$work/registry.log" >&2; die "the registry did not start"; }
+    sleep 0.1
+  done
+  # Docker pushes to a registry on 127.0.0.0/8 over plain HTTP without configuration
+  local repo=127.0.0.1:$port/syncgc/operator
+  docker tag "$image" "$repo:$version"
+  docker push -q "$repo:$version" >/dev/null
+  local digest
+  digest=$(docker inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$repo:$version" | sed -n "s|^$repo@||p" | head -1)
+  docker rmi "$repo:$version" >/dev/null
+  [[ $digest == sha256:* ]] || die "no digest for $repo:$version after the push"
+  local ref=$repo@$digest
+  log "pushed $ref"
+
+  local key pub
+  if [[ -n ${SYNCGC_COSIGN_KEY:-} ]]; then
+    key=$SYNCGC_COSIGN_KEY
+    [[ -n ${COSIGN_PASSWORD+x} ]] || die "COSIGN_PASSWORD: the password of $key"
+  else
+    log "a key pair for this run only (thrown away with $work)"
+    mkdir -m 0700 "$work/keys"
+    COSIGN_PASSWORD=$(head -c 24 /dev/urandom | base64)
+    export COSIGN_PASSWORD
+    (cd "$work/keys" && cosign generate-key-pair >/dev/null 2>&1)
+    key=$work/keys/cosign.key
+  fi
+  export COSIGN_PASSWORD
+  cosign public-key --key "$key" >"$dist/cosign.pub"
+  pub=$dist/cosign.pub
+
+  log "cosign $COSIGN_VERSION: sign $ref, attest its SBOM"
+  cosign_offline "$work"
+  cosign sign "${SIGN_FLAGS[@]}" --key "$key" "$ref" >"$work/sign.log" 2>&1 \
+    || { cat "$work/sign.log" >&2; die "cosign sign"; }
+  cosign attest "${SIGN_FLAGS[@]}" --key "$key" --type cyclonedx --predicate "$sbom" "$ref" >"$work/attest.log" 2>&1 \
+    || { cat "$work/attest.log" >&2; die "cosign attest"; }
+
+  verify "$ref" "$digest" "$pub" "$sbom" "$work"
+  log "a key that did not sign must fail"
+  mkdir -m 0700 "$work/other"
+  (cd "$work/other" && COSIGN_PASSWORD=x cosign generate-key-pair >/dev/null 2>&1)
+  if cosign verify "${VERIFY_FLAGS[@]}" --key "$work/other/cosign.pub" "$ref" >/dev/null 2>&1; then
+    die "cosign verify accepted a key that did not sign"
+  fi
+  if cosign verify-attestation "${VERIFY_FLAGS[@]}" --key "$work/other/cosign.pub" --type cyclonedx "$ref" >/dev/null 2>&1; then
+    die "cosign verify-attestation accepted a key that did not sign"
+  fi
+
+  # as make dist writes it: every file of dist/ but itself
+  (cd "$dist" && find . -maxdepth 1 -type f ! -name SHA256SUMS ! -name '.*' -printf '%P\n' | LC_ALL=C sort \
+    | xargs sha256sum --) >"$work/SHA256SUMS"
+  mv "$work/SHA256SUMS" "$dist/SHA256SUMS"
+  log "passed: $image signed and its SBOM attested ($digest), verified with $pub"
+}
+
+# verify REF DIGEST PUB SBOM WORK: the signature and the SBOM attestation, with the public key only
+verify() {
+  local ref=$1 digest=$2 pub=$3 sbom=$4 work=$5
+  log "cosign verify, verify-attestation with $pub"
+  cosign verify "${VERIFY_FLAGS[@]}" --key "$pub" "$ref" >"$work/verify.json" 2>"$work/verify.log" \
+    || { cat "$work/verify.log" >&2; die "cosign verify"; }
+  jq -e --arg d "$digest" 'all(.[]; .critical.image."docker-manifest-digest" == $d)' "$work/verify.json" >/dev/null \
+    || die "the signature is not of $digest: $(cat "$work/verify.json")"
+  cosign verify-attestation "${VERIFY_FLAGS[@]}" --key "$pub" --type cyclonedx "$ref" >"$work/attestation.json" 2>"$work/attestation.log" \
+    || { cat "$work/attestation.log" >&2; die "cosign verify-attestation"; }
+  # the attested predicate is the SBOM of dist/
+  jq -c '.payload | @base64d | fromjson | .predicate' "$work/attestation.json" | jq -S . >"$work/attested.json"
+  jq -S . "$sbom" >"$work/sbom.json"
+  cmp -s "$work/attested.json" "$work/sbom.json" || die "the attested SBOM is not $sbom"
+}
+
+# check_sbom FILE: a CycloneDX SBOM of the operator image: its Debian packages, the jar's libraries, the JRE
+check_sbom() {
+  local sbom=$1
+  jq -e '.bomFormat == "CycloneDX"' "$sbom" >/dev/null || die "$sbom is not CycloneDX"
+  jq -e '[.components[]?.purl // empty] | any(startswith("pkg:deb/debian/"))' "$sbom" >/dev/null \
+    || die "$sbom names no Debian package of the image"
+  jq -e '[.components[]?.purl // empty] | any(startswith("pkg:maven/io.fabric8/"))' "$sbom" >/dev/null \
+    || die "$sbom names no library of the operator jar (io.fabric8)"
+  jq -e '[.components[]?.purl // empty] | any(startswith("pkg:generic/oracle/openjdk@17"))' "$sbom" >/dev/null \
+    || die "$sbom names no Java 17 runtime (the image's jlink JRE)"
+}
+
+# cosign 3 fetches Sigstore's trust root and signing configuration (from its TUF repository) and
+# writes to Sigstore's transparency log unless told otherwise: here a signing configuration that
+# names no service and an empty trust root (both made by cosign itself, in cosign_offline), and
+# verification with the public key alone (--insecure-ignore-tlog: there is no log to look in).
+SIGN_FLAGS=()
+VERIFY_FLAGS=(--insecure-ignore-tlog)
+cosign_offline() { # DIR
+  cosign signing-config create --out "$1/signing-config.json" >/dev/null
+  cosign trusted-root create --out "$1/trusted-root.json" >/dev/null
+  SIGN_FLAGS=(--yes --signing-config "$1/signing-config.json" --trusted-root "$1/trusted-root.json")
+}
+
+case ${1:-} in
+  build) cmd_build ;;
+  release) shift; cmd_release "$@" ;;
+  check-sbom) shift; check_sbom "$@" ;;
+  *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
