@@ -32,6 +32,7 @@ BIN_REGISTRY=$CACHE/bin/registry-ggcr-$GGCR_VERSION
 
 WORK=""         # this run's temporary directory: image, registry, keys
 REGISTRY_PID="" # the registry on loopback, stopped on exit
+PUSHED_TAG=""   # the image's tag for that registry, removed from Docker on exit
 
 log() { printf '[sign] %s\n' "$*" >&2; }
 die() { printf '[sign] error: %s\n' "$*" >&2; exit 1; }
@@ -78,7 +79,8 @@ cmd_release() {
   [[ -f $dist/SHA256SUMS ]] || die "no $dist/SHA256SUMS: make dist first"
   cmd_build
   WORK=$(mktemp -d)
-  trap 'if [[ -n $REGISTRY_PID ]]; then terminate "$REGISTRY_PID"; fi; rm -rf "$WORK"' EXIT
+  trap 'if [[ -n $PUSHED_TAG ]]; then docker rmi "$PUSHED_TAG" >/dev/null 2>&1 || true; fi
+    if [[ -n $REGISTRY_PID ]]; then terminate "$REGISTRY_PID"; fi; rm -rf "$WORK"' EXIT
   local work=$WORK
 
   local sbom=$dist/syncgc-operator-image-$version.cdx.json
@@ -100,11 +102,11 @@ cmd_release() {
   done
   # Docker pushes to a registry on 127.0.0.0/8 over plain HTTP without configuration
   local repo=127.0.0.1:$port/syncgc/operator
-  docker tag "$image" "$repo:$version"
-  docker push -q "$repo:$version" >/dev/null
+  PUSHED_TAG=$repo:$version
+  docker tag "$image" "$PUSHED_TAG"
+  docker push -q "$PUSHED_TAG" >/dev/null
   local digest
-  digest=$(docker inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$repo:$version" | sed -n "s|^$repo@||p" | head -1)
-  docker rmi "$repo:$version" >/dev/null
+  digest=$(docker inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$PUSHED_TAG" | sed -n "s|^$repo@||p" | head -1)
   [[ $digest == sha256:* ]] || die "no digest for $repo:$version after the push"
   local ref=$repo@$digest
   log "pushed $ref"
