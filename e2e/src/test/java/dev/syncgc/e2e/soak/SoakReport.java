@@ -113,6 +113,9 @@ final class SoakReport {
             throttled()))
         .append(row("throttled rounds not exercised (0 requests answered 429)", notExercised().isEmpty() ? "none"
             : notExercised().size() + ": rounds " + notExercised()))
+        .append(row("throttled rounds too light to throttle (fewer than " + SoakRound.THROTTLE_NEEDS_REQUESTS
+            + " of syncgc's DELETEs and PATCHes, none answered 429; not counted as unexercised)",
+            tooLight().isEmpty() ? "none" : tooLight().size() + ": rounds " + tooLight()))
         .append(row("faults that struck while deletions were in flight (floor: " + IN_FLIGHT_FLOOR_PERCENT
             + " % of them)", struckInFlight() + " of " + struck() + (inFlightFloorMet() ? "" : ": BELOW THE FLOOR")))
         .append(row("requests answered 429 (syncgc_api_requests_total, all replica lives that could be scraped)",
@@ -203,6 +206,10 @@ final class SoakReport {
   /** Judged over 3 faults or more (a replayed round alone is judged by its violations). */
   boolean inFlightFloorMet() {
     return struck() < 3 || struckInFlight() * 100 >= struck() * IN_FLIGHT_FLOOR_PERCENT;
+  }
+
+  List<Integer> tooLight() {
+    return rounds.stream().filter(SoakRound.Result::tooLightToThrottle).map(SoakRound.Result::number).toList();
   }
 
   List<Integer> notExercised() {
