@@ -47,7 +47,10 @@ final class WavesByUse {
 
   private WavesByUse() {}
 
-  /** The dependents' waves, raised where uses cross them; empty when nothing is raised. */
+  /**
+   * The wave each dependent counts in, raised where uses cross the subtrees; empty (their own waves
+   * stand) while the graph holds no use or past {@link #MAX_OBJECTS} objects below the owner.
+   */
   static Map<String, Integer> of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf) {
     DependencyGraph graph = lookup.graph();
