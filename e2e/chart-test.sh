@@ -38,14 +38,6 @@ CHART=$ROOT/helm/syncgc
 log() { printf '[chart-test] %s\n' "$*" >&2; }
 die() { printf '[chart-test] error: %s\n' "$*" >&2; exit 1; }
 
-build_helm() { # as e2e/cluster.sh does, into the same place
-  [[ -x $BIN_HELM/helm ]] && return
-  command -v go >/dev/null || die "Go is required to build helm"
-  log "building helm $HELM_VERSION; first time only"
-  GOBIN="$BIN_HELM.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-  rm -rf "$BIN_HELM" && mv "$BIN_HELM.tmp" "$BIN_HELM"
-}
-
 build_unittest() {
   [[ -x $PLUGINS/unittest/untt ]] && return
   command -v go >/dev/null || die "Go is required to build helm-unittest"
@@ -68,23 +60,9 @@ YAML
   rm -rf "$PLUGINS" && mv "$PLUGINS.tmp" "$PLUGINS"
 }
 
-build_kubeconform() {
-  [[ -x $BIN_KUBECONFORM/kubeconform ]] && return
-  command -v go >/dev/null || die "Go is required to build kubeconform"
-  log "building kubeconform $KUBECONFORM_VERSION; first time only"
-  GOBIN="$BIN_KUBECONFORM.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
-    "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
-  rm -rf "$BIN_KUBECONFORM" && mv "$BIN_KUBECONFORM.tmp" "$BIN_KUBECONFORM"
-}
+build_kubeconform() { go_install_cached "$BIN_KUBECONFORM" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"; }
 
-build_helm_docs() {
-  [[ -x $BIN_HELM_DOCS/helm-docs ]] && return
-  command -v go >/dev/null || die "Go is required to build helm-docs"
-  log "building helm-docs $HELM_DOCS_VERSION; first time only"
-  GOBIN="$BIN_HELM_DOCS.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" \
-    "github.com/norwoodj/helm-docs/cmd/helm-docs@$HELM_DOCS_VERSION"
-  rm -rf "$BIN_HELM_DOCS" && mv "$BIN_HELM_DOCS.tmp" "$BIN_HELM_DOCS"
-}
+build_helm_docs() { go_install_cached "$BIN_HELM_DOCS" "github.com/norwoodj/helm-docs/cmd/helm-docs@$HELM_DOCS_VERSION"; }
 
 # helm-docs on the chart: helm/README.md from helm/README.md.gotmpl (paths are the chart directory's)
 helm_docs() {

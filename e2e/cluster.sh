@@ -82,13 +82,6 @@ build_kwok() {
   rm -rf "$BIN_KWOK" && mv "$BIN_KWOK.tmp" "$BIN_KWOK"
 }
 
-build_helm() {
-  [[ -x $BIN_HELM/helm ]] && return
-  log "building helm $HELM_VERSION; first time only"
-  GOBIN="$BIN_HELM.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-  rm -rf "$BIN_HELM" && mv "$BIN_HELM.tmp" "$BIN_HELM"
-}
-
 build_promtool() {
   [[ -x $BIN_PROMTOOL/promtool ]] && return
   log "building promtool $PROMETHEUS_VERSION (module $PROMETHEUS_MODULE_VERSION); first time only"

@@ -50,6 +50,21 @@ ldflags_k8s() {
   echo "$flags"
 }
 
+# go_install_cached DIR PACKAGE@VERSION: one command built from its Go module into DIR (cached: nothing to do
+# when DIR holds it), atomically through DIR.tmp. Uses the calling script's log and die.
+go_install_cached() {
+  local dir=$1 pkg=$2
+  [[ -x $dir/$(basename "${pkg%@*}") ]] && return
+  command -v go >/dev/null || die "Go is required to build ${pkg%@*}"
+  log "building ${pkg##*/}; first time only"
+  rm -rf "$dir.tmp"
+  GOBIN="$dir.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "$pkg"
+  rm -rf "$dir" && mv "$dir.tmp" "$dir"
+}
+
+# helm, into $BIN_HELM (the same place for cluster.sh, ct.sh and chart-test.sh: built once).
+build_helm() { go_install_cached "$BIN_HELM" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"; }
+
 # Installs Debian packages as root, refreshing the package lists once if they are missing or stale.
 apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1 \

@@ -23,14 +23,6 @@ BIN_CT=$CACHE/bin/ct-$CT_VERSION-yamllint-$YAMLLINT_VERSION-yamale-$YAMALE_VERSI
 log() { printf '[ct] %s\n' "$*" >&2; }
 die() { printf '[ct] error: %s\n' "$*" >&2; exit 1; }
 
-build_helm() { # as e2e/cluster.sh does, into the same place
-  [[ -x $BIN_HELM/helm ]] && return
-  command -v go >/dev/null || die "Go is required to build helm"
-  log "building helm $HELM_VERSION; first time only"
-  GOBIN="$BIN_HELM.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-  rm -rf "$BIN_HELM" && mv "$BIN_HELM.tmp" "$BIN_HELM"
-}
-
 build_ct() {
   [[ -f $BIN_CT/.complete ]] && return
   command -v go >/dev/null || die "Go is required to build ct"

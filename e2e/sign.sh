@@ -37,21 +37,10 @@ PUSHED_TAG=""   # the image's tag for that registry, removed from Docker on exit
 log() { printf '[sign] %s\n' "$*" >&2; }
 die() { printf '[sign] error: %s\n' "$*" >&2; exit 1; }
 
-# go_install DIR PACKAGE@VERSION: one command into DIR, atomically
-go_install() {
-  local dir=$1 pkg=$2
-  [[ -x $dir/$(basename "${pkg%@*}") ]] && return
-  command -v go >/dev/null || die "Go is required to build ${pkg%@*}"
-  log "building ${pkg##*/}; first time only"
-  rm -rf "$dir.tmp"
-  GOBIN="$dir.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "$pkg"
-  rm -rf "$dir" && mv "$dir.tmp" "$dir"
-}
-
 cmd_build() {
-  go_install "$BIN_COSIGN" "github.com/sigstore/cosign/v3/cmd/cosign@$COSIGN_VERSION"
+  go_install_cached "$BIN_COSIGN" "github.com/sigstore/cosign/v3/cmd/cosign@$COSIGN_VERSION"
   build_registry
-  go_install "$BIN_SYFT" "github.com/anchore/syft/cmd/syft@$SYFT_VERSION"
+  go_install_cached "$BIN_SYFT" "github.com/anchore/syft/cmd/syft@$SYFT_VERSION"
 }
 
 # from e2e/toolchain/registry, whose go.mod pins go-containerregistry
