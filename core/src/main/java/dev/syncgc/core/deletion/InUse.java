@@ -94,12 +94,17 @@ public final class InUse {
    *     already: users that use each other inside one cascade go as a unit too
    * @param cascades whether an object being deleted deletes its dependents before it goes
    */
-  static Hold of(Lookup lookup, ObjectMetadata used, Set<String> going, Predicate<ObjectMetadata> cascades) {
+  static Hold of(Lookup lookup, ObjectMetadata used, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
+    return of(lookup, used, new UsersRing(lookup, going, cascades));
+  }
+
+  /** As above, the ring searched by {@code rings}: one for all the objects a plan asks about. */
+  static Hold of(Lookup lookup, ObjectMetadata used, UsersRing rings) {
     List<ObjectMetadata> users = lookup.users(used);
     if (users.isEmpty()) {
       return Hold.NONE;
     }
-    return new Hold(users, new UsersRing(lookup, going, cascades).of(used, users));
+    return new Hold(users, rings.of(used, users));
   }
 
   /**
@@ -110,8 +115,8 @@ public final class InUse {
   static List<ObjectMetadata> users(DependencyGraph graph, ObjectMetadata used) {
     List<ObjectMetadata> users = new ArrayList<>();
     for (ObjectMetadata user : graph.usersOf(used)) {
-      if (!user.uid().equals(used.uid()) && !below(graph, user, used.uid())
-          && !(user.beingDeleted() && below(graph, used, user.uid()))) {
+      if (!user.ref().equals(used.ref()) && !below(graph, user, used.ref())
+          && !(user.beingDeleted() && below(graph, used, user.ref()))) {
         users.add(user);
       }
     }
@@ -119,20 +124,20 @@ public final class InUse {
   }
 
   /** Whether {@code object} is {@code ancestor}'s dependent, directly or not (valid references only). */
-  static boolean below(DependencyGraph graph, ObjectMetadata object, String ancestor) {
+  static boolean below(DependencyGraph graph, ObjectMetadata object, ObjectRef ancestor) {
     Deque<ObjectMetadata> todo = new ArrayDeque<>(List.of(object));
-    Set<String> seen = new HashSet<>(Set.of(object.uid()));
+    Set<ObjectRef> seen = new HashSet<>(Set.of(object.ref()));
     while (!todo.isEmpty()) {
       ObjectMetadata o = todo.pop();
       for (OwnerLink link : o.owners()) {
         if (graph.validity(o, link) != LinkValidity.VALID) {
           continue;
         }
-        if (link.uid().equals(ancestor)) {
+        if (link.refersTo(ancestor)) {
           return true;
         }
-        ObjectMetadata owner = graph.get(link.uid());
-        if (owner != null && seen.add(owner.uid())) {
+        ObjectMetadata owner = graph.get(link);
+        if (owner != null && seen.add(owner.ref())) {
           todo.push(owner);
         }
       }

@@ -1,6 +1,7 @@
 package dev.syncgc.core.deletion;
 
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,12 +19,12 @@ import java.util.function.ToIntFunction;
 final class UsersFirst {
   static final UsersFirst NONE = new UsersFirst(Map.of(), Map.of(), null, List.of());
 
-  private final Map<String, List<ObjectMetadata>> held; // dependent uid -> its users
-  private final Map<String, Integer> waves; // the wave each dependent counts in, when raised
+  private final Map<ObjectRef, List<ObjectMetadata>> held; // dependent -> its users
+  private final Map<ObjectRef, Integer> waves; // the wave each dependent counts in, when raised
   private final ToIntFunction<ObjectMetadata> waveOf;
   private final List<Step.RingOfUsers> rings;
 
-  private UsersFirst(Map<String, List<ObjectMetadata>> held, Map<String, Integer> waves,
+  private UsersFirst(Map<ObjectRef, List<ObjectMetadata>> held, Map<ObjectRef, Integer> waves,
       ToIntFunction<ObjectMetadata> waveOf, List<Step.RingOfUsers> rings) {
     this.held = held;
     this.waves = waves;
@@ -34,18 +35,18 @@ final class UsersFirst {
   /** For the dependents an owner waits for (the owner itself among them, if it owns itself). */
   static UsersFirst of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
-    Map<String, List<ObjectMetadata>> held = new HashMap<>();
-    Map<Set<String>, Step.RingOfUsers> rings = new LinkedHashMap<>(); // one each, whichever member found it
-    Set<String> going = new HashSet<>();
-    dependents.forEach(d -> going.add(d.uid()));
+    Map<ObjectRef, List<ObjectMetadata>> held = new HashMap<>();
+    Map<Set<ObjectRef>, Step.RingOfUsers> rings = new LinkedHashMap<>(); // one each, whichever member found it
+    Set<ObjectRef> going = new HashSet<>();
+    dependents.forEach(d -> going.add(d.ref()));
+    UsersRing search = new UsersRing(lookup, going, cascades);
     for (ObjectMetadata d : dependents) {
-      if (!d.uid().equals(owner.uid())) {
-        InUse.Hold hold = InUse.of(lookup, d, going, cascades);
+      if (!d.ref().equals(owner.ref())) {
+        InUse.Hold hold = InUse.of(lookup, d, search);
         if (hold.holds()) {
-          held.put(d.uid(), hold.users());
+          held.put(d.ref(), hold.users());
         } else if (!hold.ring().isEmpty()) {
-          Set<String> members = new HashSet<>();
-          hold.ring().forEach(r -> members.add(r.uid()));
+          Set<ObjectRef> members = new HashSet<>(hold.ring());
           rings.putIfAbsent(members, new Step.RingOfUsers(hold.ring()));
         }
       }
@@ -61,12 +62,12 @@ final class UsersFirst {
 
   /** Whether the dependent has users left: it waits, whatever its wave. */
   boolean held(ObjectMetadata dependent) {
-    return held.containsKey(dependent.uid());
+    return held.containsKey(dependent.ref());
   }
 
   /** The wave the dependent counts in: its own, raised to that of what its subtree uses. */
   int wave(ObjectMetadata dependent) {
-    Integer raised = waves.get(dependent.uid());
+    Integer raised = waves.get(dependent.ref());
     return raised != null ? raised : waveOf.applyAsInt(dependent);
   }
 }

@@ -11,10 +11,11 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -36,32 +37,38 @@ import java.util.function.Predicate;
  */
 final class UsersRing {
   /**
-   * One step of one object's deletion, told apart by uid (the graph may hand out another instance of the
-   * same object); {@code object} is the version the search looked at.
+   * One step of one object's deletion, told apart by the object's reference (equal by uid: the graph may
+   * hand out another instance of the same object); {@code object} is the version the search looked at.
    */
-  private record Step(String uid, boolean gone, ObjectMetadata object) {
+  private record Step(ObjectRef ref, boolean gone, ObjectMetadata object) {
     Step(ObjectMetadata object, boolean gone) {
-      this(object.uid(), gone, object);
+      this(object.ref(), gone, object);
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Step s && s.uid.equals(uid) && s.gone == gone;
+      return o instanceof Step s && s.ref.equals(ref) && s.gone == gone;
     }
 
     @Override
     public int hashCode() {
-      return uid.hashCode() * 2 + (gone ? 1 : 0);
+      return ref.hashCode() * 2 + (gone ? 1 : 0);
     }
   }
 
   private final DependencyGraph graph;
   private final InUse.Lookup lookup;
-  private final Set<String> going;
+  private final Set<ObjectRef> going;
   private final Predicate<ObjectMetadata> cascades;
   private final Map<ObjectMetadata, Boolean> goes = new IdentityHashMap<>();
+  /**
+   * What each step waits for, worked out once: one search per used object asks about the same steps
+   * (a plan searches from each of an owner's dependents, over the same graph, going and cascades).
+   */
+  private final Map<Step, List<Step>> edges = new HashMap<>();
 
-  UsersRing(InUse.Lookup lookup, Set<String> going, Predicate<ObjectMetadata> cascades) {
+  /** For one plan: searches from any number of used objects share what they learn of the graph. */
+  UsersRing(InUse.Lookup lookup, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
     this.graph = lookup.graph;
     this.lookup = lookup;
     this.going = going;
@@ -74,17 +81,16 @@ final class UsersRing {
    */
   List<ObjectRef> of(ObjectMetadata used, List<ObjectMetadata> users) {
     Step target = new Step(used, false);
-    Map<Step, List<Step>> waitsFor = new LinkedHashMap<>();
-    waitsFor.put(target, users.stream().map(u -> new Step(u, true)).toList());
-    Deque<Step> todo = new ArrayDeque<>(waitsFor.get(target));
+    List<Step> targetWaitsFor = users.stream().map(u -> new Step(u, true)).toList();
+    Function<Step, List<Step>> waitsFor = x -> x.equals(target) ? targetWaitsFor : edges.getOrDefault(x, List.of());
+    Deque<Step> todo = new ArrayDeque<>(targetWaitsFor);
     Set<Step> seen = new HashSet<>(todo);
     while (!todo.isEmpty()) {
       Step step = todo.pop();
       if (!goes(step.object(), 0) || seen.size() > InUse.MAX_RING_SEARCH) {
         return List.of();
       }
-      List<Step> before = waitsFor(step);
-      waitsFor.put(step, before);
+      List<Step> before = edges.computeIfAbsent(step, this::waitsFor);
       for (Step b : before) {
         if (!b.equals(target) && seen.add(b)) {
           todo.push(b);
@@ -99,7 +105,7 @@ final class UsersRing {
     Set<Step> inside = new HashSet<>(seen);
     inside.add(target);
     List<ObjectRef> path = new ArrayList<>();
-    for (Step s : Ring.closedPath(target, inside, x -> waitsFor.getOrDefault(x, List.of()))) {
+    for (Step s : Ring.closedPath(target, inside, waitsFor::apply)) {
       ObjectRef ref = s.object().ref();
       if (path.isEmpty() || !path.get(path.size() - 1).equals(ref)) {
         path.add(ref); // an object's two steps named once
@@ -118,7 +124,7 @@ final class UsersRing {
         before.add(new Step(o, false));
       }
       if (waitsForDependents(o)) {
-        for (ObjectMetadata d : graph.dependentsOf(o.uid())) {
+        for (ObjectMetadata d : graph.dependentsOf(o.ref())) {
           if (goes(d, 0)) { // one another owner keeps is let go of (its reference removed), not waited for
             before.add(new Step(d, true));
           }
@@ -133,8 +139,8 @@ final class UsersRing {
       // a cascade deletes it only once its owners all started: marked as deleted is not enough, an owner
       // held in use starts nothing of its own deletion until its users are gone
       for (OwnerLink link : o.owners()) {
-        ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
-        if (owner != null && !owner.uid().equals(o.uid())) {
+        ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link) : null;
+        if (owner != null && !owner.ref().equals(o.ref())) {
           before.add(new Step(owner, false));
         }
       }
@@ -142,11 +148,11 @@ final class UsersRing {
     return before;
   }
 
-  private static boolean reaches(Step from, Step to, Map<Step, List<Step>> waitsFor) {
+  private static boolean reaches(Step from, Step to, Function<Step, List<Step>> waitsFor) {
     Deque<Step> todo = new ArrayDeque<>(List.of(from));
     Set<Step> visited = new HashSet<>();
     while (!todo.isEmpty()) {
-      for (Step next : waitsFor.getOrDefault(todo.pop(), List.of())) {
+      for (Step next : waitsFor.apply(todo.pop())) {
         if (next.equals(to)) {
           return true;
         }
@@ -163,7 +169,7 @@ final class UsersRing {
    * waits for it (a cascade above it deletes it; an owner that stays keeps it).
    */
   private boolean goes(ObjectMetadata o, int depth) {
-    if (o.beingDeleted() || going.contains(o.uid())) {
+    if (o.beingDeleted() || going.contains(o.ref())) {
       return true;
     }
     Boolean known = goes.get(o);
@@ -173,7 +179,7 @@ final class UsersRing {
     goes.put(o, false); // a loop of owners decides nothing by itself
     boolean result = !o.owners().isEmpty() && depth < InUse.MAX_RING_SEARCH;
     for (OwnerLink link : o.owners()) {
-      ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link.uid()) : null;
+      ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link) : null;
       if (!result || owner == null || !goes(owner, depth + 1) || !waitsForDependents(owner)) {
         result = false;
         break;

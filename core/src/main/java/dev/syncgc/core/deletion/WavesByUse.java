@@ -39,11 +39,11 @@ import java.util.function.ToIntFunction;
 final class WavesByUse {
   static final int MAX_OBJECTS = 50_000;
 
-  private final Map<String, Integer> waves = new HashMap<>(); // dependent uid -> the wave it counts in
-  private final Map<String, Set<String>> rootsOf = new HashMap<>(); // object below -> the dependents above it
-  private final List<String[]> before = new ArrayList<>(); // {a, b}: a's subtree holds a user of b's
-  private final Set<String> waitsOnOutside = new HashSet<>();
-  private final Set<String> waitedOnFromOutside = new HashSet<>();
+  private final Map<ObjectRef, Integer> waves = new HashMap<>(); // dependent -> the wave it counts in
+  private final Map<ObjectRef, Set<ObjectRef>> rootsOf = new HashMap<>(); // object below -> the dependents above it
+  private final List<ObjectRef[]> before = new ArrayList<>(); // {a, b}: a's subtree holds a user of b's
+  private final Set<ObjectRef> waitsOnOutside = new HashSet<>();
+  private final Set<ObjectRef> waitedOnFromOutside = new HashSet<>();
 
   private WavesByUse() {}
 
@@ -51,7 +51,7 @@ final class WavesByUse {
    * The wave each dependent counts in, raised where uses cross the subtrees; empty (their own waves
    * stand) while the graph holds no use or past {@link #MAX_OBJECTS} objects below the owner.
    */
-  static Map<String, Integer> of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
+  static Map<ObjectRef, Integer> of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf) {
     DependencyGraph graph = lookup.graph();
     if (!graph.anyUses()) {
@@ -59,8 +59,8 @@ final class WavesByUse {
     }
     WavesByUse w = new WavesByUse();
     for (ObjectMetadata d : dependents) {
-      if (!d.uid().equals(owner.uid())) {
-        w.waves.put(d.uid(), waveOf.applyAsInt(d));
+      if (!d.ref().equals(owner.ref())) {
+        w.waves.put(d.ref(), waveOf.applyAsInt(d));
       }
     }
     if (!w.walk(graph, owner)) {
@@ -73,18 +73,18 @@ final class WavesByUse {
 
   /** Files every object below each dependent under the dependents it is below; false past the bound. */
   private boolean walk(DependencyGraph graph, ObjectMetadata owner) {
-    for (String root : waves.keySet()) {
-      Deque<String> todo = new ArrayDeque<>(List.of(root));
-      Set<String> seen = new HashSet<>(todo);
+    for (ObjectRef root : waves.keySet()) {
+      Deque<ObjectRef> todo = new ArrayDeque<>(List.of(root));
+      Set<ObjectRef> seen = new HashSet<>(todo);
       while (!todo.isEmpty()) {
-        String uid = todo.pop();
-        rootsOf.computeIfAbsent(uid, k -> new HashSet<>(2)).add(root);
+        ObjectRef ref = todo.pop();
+        rootsOf.computeIfAbsent(ref, k -> new HashSet<>(2)).add(root);
         if (rootsOf.size() > MAX_OBJECTS) {
           return false;
         }
-        for (ObjectMetadata d : graph.dependentsOf(uid)) {
-          if (!d.uid().equals(owner.uid()) && seen.add(d.uid())) {
-            todo.push(d.uid());
+        for (ObjectMetadata d : graph.dependentsOf(ref)) {
+          if (!d.ref().equals(owner.ref()) && seen.add(d.ref())) {
+            todo.push(d.ref());
           }
         }
       }
@@ -99,30 +99,31 @@ final class WavesByUse {
   private void crossings(InUse.Lookup lookup, ObjectMetadata owner) {
     DependencyGraph graph = lookup.graph();
     Going going = new Going(graph);
-    for (Map.Entry<String, Set<String>> e : rootsOf.entrySet()) {
+    for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {
         continue;
       }
       for (OwnerLink link : o.owners()) {
-        if (!rootsOf.containsKey(link.uid()) && !link.uid().equals(owner.uid())
-            && graph.validity(o, link) == LinkValidity.VALID && going.goes(graph.get(link.uid()))) {
+        ObjectMetadata other = link.refersTo(owner.ref()) ? null : graph.get(link);
+        if (other != null && !rootsOf.containsKey(other.ref())
+            && graph.validity(o, link) == LinkValidity.VALID && going.goes(other)) {
           waitsOnOutside.addAll(e.getValue()); // it starts once that owner started
           waitedOnFromOutside.addAll(e.getValue()); // that owner is gone once it is
         }
       }
       for (ObjectMetadata user : lookup.users(o)) {
-        Set<String> userRoots = rootsOf.get(user.uid());
+        Set<ObjectRef> userRoots = rootsOf.get(user.ref());
         if (userRoots == null) {
           if (going.goes(user)) {
             waitsOnOutside.addAll(e.getValue());
           }
           continue;
         }
-        for (String a : userRoots) {
-          for (String b : e.getValue()) {
+        for (ObjectRef a : userRoots) {
+          for (ObjectRef b : e.getValue()) {
             if (!a.equals(b)) {
-              before.add(new String[] {a, b});
+              before.add(new ObjectRef[] {a, b});
             }
           }
         }
@@ -136,13 +137,13 @@ final class WavesByUse {
   /** The dependents whose subtrees use an object outside (whether it goes is not known here: it might). */
   private void usesOfTheOutside(DependencyGraph graph) {
     Set<List<String>> inside = new HashSet<>(); // the objects below, by what a use names
-    for (String uid : rootsOf.keySet()) {
-      ObjectMetadata o = graph.get(uid);
+    for (ObjectRef ref : rootsOf.keySet()) {
+      ObjectMetadata o = graph.get(ref);
       if (o != null) {
         inside.add(key(o.ref()));
       }
     }
-    for (Map.Entry<String, Set<String>> e : rootsOf.entrySet()) {
+    for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null || o.annotation(Names.USES) == null) {
         continue;
@@ -159,7 +160,7 @@ final class WavesByUse {
   /** Whether an object goes: marked as deleted, or below one that is (valid references only). */
   private static final class Going {
     private final DependencyGraph graph;
-    private final Map<String, Boolean> known = new HashMap<>();
+    private final Map<ObjectRef, Boolean> known = new HashMap<>();
 
     Going(DependencyGraph graph) {
       this.graph = graph;
@@ -172,19 +173,19 @@ final class WavesByUse {
       if (o.beingDeleted()) {
         return true;
       }
-      Boolean k = known.get(o.uid());
+      Boolean k = known.get(o.ref());
       if (k != null) {
         return k;
       }
-      known.put(o.uid(), false); // a loop of owners decides nothing by itself
+      known.put(o.ref(), false); // a loop of owners decides nothing by itself
       boolean result = false;
       for (OwnerLink link : o.owners()) {
-        if (graph.validity(o, link) == LinkValidity.VALID && goes(graph.get(link.uid()))) {
+        if (graph.validity(o, link) == LinkValidity.VALID && goes(graph.get(link))) {
           result = true;
           break;
         }
       }
-      known.put(o.uid(), result);
+      known.put(o.ref(), result);
       return result;
     }
   }
@@ -202,7 +203,7 @@ final class WavesByUse {
   private void settle() {
     for (int round = 0; round <= before.size() + 1; round++) { // the flags spread within as many rounds as holds
       boolean changed = false;
-      for (String[] edge : before) {
+      for (ObjectRef[] edge : before) {
         changed |= !waitsOnOutside.contains(edge[1]) && waitsOnOutside.contains(edge[0])
             && waitsOnOutside.add(edge[1]);
         changed |= !waitedOnFromOutside.contains(edge[0]) && waitedOnFromOutside.contains(edge[1]) && waitedOnFromOutside.add(edge[0]);
@@ -214,10 +215,10 @@ final class WavesByUse {
     int highestWaitingOnOutside = waitsOnOutside.stream().mapToInt(waves::get).max().orElse(Integer.MIN_VALUE);
     for (int round = 0; round <= before.size() + 1; round++) { // raises settle within as many rounds as holds
       boolean changed = false;
-      for (String q : waitedOnFromOutside) {
+      for (ObjectRef q : waitedOnFromOutside) {
         changed |= raise(q, highestWaitingOnOutside);
       }
-      for (String[] edge : before) {
+      for (ObjectRef[] edge : before) {
         changed |= raise(edge[0], waves.get(edge[1]));
       }
       if (!changed) {
@@ -227,9 +228,9 @@ final class WavesByUse {
     }
   }
 
-  private boolean raise(String uid, int atLeast) {
-    if (waves.get(uid) < atLeast) {
-      waves.put(uid, atLeast);
+  private boolean raise(ObjectRef ref, int atLeast) {
+    if (waves.get(ref) < atLeast) {
+      waves.put(ref, atLeast);
       return true;
     }
     return false;

@@ -1,6 +1,7 @@
 package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.usage.Use;
 import java.util.ArrayList;
@@ -158,9 +159,26 @@ public final class DependencyGraph {
     return node == null ? null : node.meta;
   }
 
+  /** The observed object a reference names, or null (by uid, as {@link #get(String)}, with no text made). */
+  public synchronized ObjectMetadata get(OwnerLink link) {
+    Node node = nodes.get(link);
+    return node == null ? null : node.meta;
+  }
+
+  /** The observed object with this reference's uid, or null (no text made of the uid). */
+  public synchronized ObjectMetadata get(ObjectRef ref) {
+    Node node = nodes.get(ref);
+    return node == null ? null : node.meta;
+  }
+
   /** Observed objects that name this uid as owner through a valid reference. */
   public synchronized List<ObjectMetadata> dependentsOf(String uid) {
     return rules.dependents(nodes.get(uid), true);
+  }
+
+  /** {@link #dependentsOf(String)} of an object by its reference (no text made of its uid). */
+  public synchronized List<ObjectMetadata> dependentsOf(ObjectRef ref) {
+    return rules.dependents(nodes.get(ref), true);
   }
 
   /** Observed objects that name this uid as owner, whether or not the reference is valid. */

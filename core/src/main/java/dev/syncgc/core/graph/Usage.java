@@ -2,6 +2,7 @@ package dev.syncgc.core.graph;
 
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.usage.Use;
 import dev.syncgc.core.usage.Uses;
 import java.util.ArrayList;
@@ -22,8 +23,8 @@ import java.util.function.Function;
  * annotation costs one empty map. Callers hold the graph's monitor.
  */
 final class Usage {
-  private final Map<String, Set<String>> usersByName = new HashMap<>();
-  private final Map<String, Uses> parsed = new HashMap<>(); // user uid -> its annotation, read once
+  private final Map<String, Set<ObjectRef>> usersByName = new HashMap<>();
+  private final Map<ObjectRef, Uses> parsed = new HashMap<>(); // user -> its annotation, read once
 
   /** An object changed from {@code before} (null: new) to {@code after} (null: gone). */
   void update(ObjectMetadata before, ObjectMetadata after) {
@@ -32,17 +33,17 @@ final class Usage {
     if (Objects.equals(was, is)) {
       return;
     }
-    String uid = before != null ? before.uid() : after.uid();
+    ObjectRef ref = before != null ? before.ref() : after.ref();
     Uses now = Uses.parse(is);
-    Uses old = now.named().isEmpty() ? parsed.remove(uid) : parsed.put(uid, now); // was, as read then
+    Uses old = now.named().isEmpty() ? parsed.remove(ref) : parsed.put(ref, now); // was, as read then
     for (String name : old == null ? List.<String>of() : old.names()) {
-      Set<String> users = usersByName.get(name);
-      if (users != null && users.remove(uid) && users.isEmpty()) {
+      Set<ObjectRef> users = usersByName.get(name);
+      if (users != null && users.remove(ref) && users.isEmpty()) {
         usersByName.remove(name);
       }
     }
     for (String name : now.names()) {
-      usersByName.computeIfAbsent(name, k -> new HashSet<>(2)).add(uid);
+      usersByName.computeIfAbsent(name, k -> new HashSet<>(2)).add(ref);
     }
   }
 
@@ -50,18 +51,18 @@ final class Usage {
     return !usersByName.isEmpty();
   }
 
-  /** Uids of the objects that name some object called {@code name}. */
-  Set<String> candidates(String name) {
+  /** The objects that name some object called {@code name}. */
+  Set<ObjectRef> candidates(String name) {
     return usersByName.getOrDefault(name, Set.of());
   }
 
   /** The observed objects that use {@code used} now, in a stable order. */
-  List<ObjectMetadata> usersOf(ObjectMetadata used, KindInfo kinds, Function<String, ObjectMetadata> observed) {
+  List<ObjectMetadata> usersOf(ObjectMetadata used, KindInfo kinds, Function<ObjectRef, ObjectMetadata> observed) {
     List<ObjectMetadata> users = new ArrayList<>();
     String name = used.ref().name();
-    for (String uid : candidates(name)) {
-      ObjectMetadata user = observed.apply(uid);
-      Uses uses = parsed.get(uid);
+    for (ObjectRef candidate : candidates(name)) {
+      ObjectMetadata user = observed.apply(candidate);
+      Uses uses = parsed.get(candidate);
       if (user != null && uses != null && uses.named().stream()
           .anyMatch(n -> n.name().equals(name) && Use.resolve(user, n, kinds::resolve).is(used.ref()))) {
         users.add(user);

@@ -75,6 +75,11 @@ public final class OwnerLink {
     return Uids.same(uidHigh, uidLow, opaqueUid, other.uidHigh, other.uidLow, other.opaqueUid);
   }
 
+  /** Whether this reference names {@code ref}'s object (by uid; no text made). */
+  public boolean refersTo(ObjectRef ref) {
+    return Uids.same(uidHigh, uidLow, opaqueUid, ref.uidHigh(), ref.uidLow(), ref.opaqueUid());
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof OwnerLink other && namesSameOwner(other)
