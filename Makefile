@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: chart-lint chart-test chart-docs e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -106,11 +106,14 @@ cluster-status: ## what runs
 chart-lint: ## ct lint of the chart (ct.yaml): Chart.yaml schema, yamllint, helm lint --strict with helm/syncgc/ci/*-values.yaml (ct, yamllint, yamale cached by e2e/ct.sh)
 	e2e/ct.sh lint
 
-chart-test: ## render checks of the chart: helm-unittest (helm/syncgc/tests/*_test.yaml), kubeconform -strict against Kubernetes K8S_VERSION's schemas, helm/README.md as helm-docs makes it (tools and schemas cached by e2e/chart-test.sh)
+chart-test: ## render checks of the chart: helm-unittest (helm/syncgc/tests/*_test.yaml), kubeconform -strict against Kubernetes K8S_VERSION's schemas, helm/README.md as helm-docs makes it, values.schema.json as values-schema makes it (tools and schemas cached by e2e/chart-test.sh)
 	e2e/chart-test.sh test
 
 chart-docs: ## write helm/README.md from helm/README.md.gotmpl and values.yaml's comments (helm-docs: the table of every value)
 	e2e/chart-test.sh docs
+
+chart-schema: ## write helm/syncgc/values.schema.json from values.yaml: types from the defaults, descriptions from the comments, the rest from the `# @schema` annotations (e2e/toolchain/values-schema)
+	e2e/chart-test.sh schema
 
 crds: ## regenerate crds/ and the chart's copy from the Java classes (kube's PolicyCrd, through CrdFilesTest)
 	$(MVN) -q -pl kube -am test -Dtest=CrdFilesTest -Dsurefire.failIfNoSpecifiedTests=false -Dsyncgc.crds.update=true

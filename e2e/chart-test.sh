@@ -5,19 +5,25 @@
 #                  `helm unittest`, built from its Go module)
 #   helm-docs      helm/README.md is what helm-docs makes of helm/README.md.gotmpl and values.yaml's
 #                  comments (its table of every value); `e2e/chart-test.sh docs` (make chart-docs) writes it
+#   values-schema  helm/syncgc/values.schema.json is what e2e/toolchain/values-schema (the project's own
+#                  generator, Go; its go test first) makes of values.yaml: types from the defaults,
+#                  descriptions from the helm-docs comments, the rest from `# @schema` annotations;
+#                  `e2e/chart-test.sh schema` (make chart-schema) writes it
 #   kubeconform    the chart rendered with its defaults, each helm/syncgc/ci/*-values.yaml and the
 #                  optional parts on, validated (-strict: no unknown field) against the JSON schemas of
 #                  Kubernetes K8S_VERSION, derived from the k8s.io/kubernetes module's swagger.json by
 #                  e2e/kube-schemas.py; the CRD's own schema too (files/crds/), for the policies of
 #                  Chart.yaml's artifacthub.io/crdsExamples (with the PyYAML of e2e/ct.sh's venv)
 #
-#   e2e/chart-test.sh build   build the three and the schemas (cached)
-#   e2e/chart-test.sh test    build if needed, then run the three
+#   e2e/chart-test.sh build   build the four and the schemas (cached)
+#   e2e/chart-test.sh test    build if needed, then run the four
 #   e2e/chart-test.sh docs    write helm/README.md with helm-docs
+#   e2e/chart-test.sh schema  write helm/syncgc/values.schema.json with values-schema
 #
 # Everything is cached in $SYNCGC_CACHE/bin (default ~/.cache/syncgc), keyed by version, and never
 # enters the repository: helm-unittest-<version>/ is a helm plugin directory (HELM_PLUGINS),
-# kubeconform-<version>/ and helm-docs-<version>/ hold those, kube-schemas-<K8S_VERSION>-<converter hash>/ the schemas;
+# kubeconform-<version>/ and helm-docs-<version>/ hold those, values-schema-<source hash>/ the generator,
+# kube-schemas-<K8S_VERSION>-<converter hash>/ the schemas;
 # helm is the one e2e/cluster.sh and e2e/ct.sh build (same path), built here when missing.
 set -euo pipefail
 
@@ -31,6 +37,8 @@ BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 PLUGINS=$CACHE/bin/helm-unittest-$HELM_UNITTEST_VERSION
 BIN_KUBECONFORM=$CACHE/bin/kubeconform-$KUBECONFORM_VERSION
 BIN_HELM_DOCS=$CACHE/bin/helm-docs-$HELM_DOCS_VERSION
+VALUES_SCHEMA_SRC=$HERE/toolchain/values-schema
+BIN_VALUES_SCHEMA=$CACHE/bin/values-schema-$(cat "$VALUES_SCHEMA_SRC"/go.mod "$VALUES_SCHEMA_SRC"/go.sum "$VALUES_SCHEMA_SRC"/*.go | sha256sum | cut -c1-12)
 PYTHON_YAML=$CACHE/bin/ct-$CT_VERSION-yamllint-$YAMLLINT_VERSION-yamale-$YAMALE_VERSION/venv/bin/python3
 SCHEMAS=$CACHE/bin/kube-schemas-$K8S_VERSION-$(sha256sum "$HERE/kube-schemas.py" | cut -c1-12)
 CHART=$ROOT/helm/syncgc
@@ -70,6 +78,19 @@ helm_docs() {
     --template-files="$ROOT/helm/README.md.gotmpl" --output-file=../README.md "$@")
 }
 
+# The project's generator of values.schema.json, from its source (keyed by its hash: rebuilt when it changes).
+build_values_schema() {
+  [[ -x $BIN_VALUES_SCHEMA/values-schema ]] && return
+  command -v go >/dev/null || die "Go is required to build values-schema"
+  log "building values-schema (e2e/toolchain/values-schema); first time only"
+  rm -rf "$BIN_VALUES_SCHEMA.tmp" && mkdir -p "$BIN_VALUES_SCHEMA.tmp"
+  (cd "$VALUES_SCHEMA_SRC" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$BIN_VALUES_SCHEMA.tmp/values-schema" .)
+  rm -rf "$BIN_VALUES_SCHEMA" && mv "$BIN_VALUES_SCHEMA.tmp" "$BIN_VALUES_SCHEMA"
+}
+
+# values.schema.json as values-schema makes it from values.yaml, on stdout
+values_schema() { "$BIN_VALUES_SCHEMA/values-schema" "$CHART/values.yaml"; }
+
 build_schemas() {
   [[ -f $SCHEMAS/.complete ]] && return
   command -v go >/dev/null || die "Go is required to fetch the k8s.io/kubernetes module"
@@ -103,6 +124,7 @@ build_all() {
   build_unittest
   build_kubeconform
   build_helm_docs
+  build_values_schema
   build_schemas
 }
 
@@ -114,6 +136,15 @@ cmd_test() {
   if [[ $docs != "$(cat "$ROOT/helm/README.md")" ]]; then
     diff <(printf '%s\n' "$docs") "$ROOT/helm/README.md" >&2 || true
     die "helm/README.md differs from what helm-docs generates (above: < generated, > checked in): edit helm/README.md.gotmpl or values.yaml's comments, then run make chart-docs"
+  fi
+  log "values-schema: its own tests (go test, cached while its source is unchanged)"
+  (cd "$VALUES_SCHEMA_SRC" && go test ./...) || die "values-schema's tests failed"
+  log "values-schema: helm/syncgc/values.schema.json is what values.yaml and its annotations make"
+  local schema
+  schema=$(values_schema) || die "values-schema failed"
+  if [[ $schema != "$(cat "$CHART/values.schema.json")" ]]; then
+    diff <(printf '%s\n' "$schema") "$CHART/values.schema.json" >&2 || true
+    die "helm/syncgc/values.schema.json differs from what values-schema generates (above: < generated, > checked in): edit values.yaml's @schema annotations or comments, then run make chart-schema"
   fi
   log "helm unittest helm/syncgc (helm/syncgc/tests/*_test.yaml)"
   HELM_PLUGINS=$PLUGINS "$BIN_HELM/helm" unittest --strict --color=false "$CHART"
@@ -136,9 +167,18 @@ PY
     -schema-location "$rendered/crd-schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$rendered"/*.yaml
 }
 
+# Writes values.schema.json only once the generator succeeded (its checks passed).
+cmd_schema() {
+  build_values_schema
+  local schema
+  schema=$(values_schema) || die "values-schema failed: values.schema.json left as it was"
+  printf '%s\n' "$schema" >"$CHART/values.schema.json"
+}
+
 case ${1:-test} in
   build) build_all ;;
   test) cmd_test ;;
   docs) build_helm_docs; helm_docs ;;
-  *) die "usage: e2e/chart-test.sh [build|test|docs]" ;;
+  schema) cmd_schema ;;
+  *) die "usage: e2e/chart-test.sh [build|test|docs|schema]" ;;
 esac
