@@ -85,7 +85,14 @@ build_values_schema() {
   log "building values-schema (e2e/toolchain/values-schema); first time only"
   rm -rf "$BIN_VALUES_SCHEMA.tmp" && mkdir -p "$BIN_VALUES_SCHEMA.tmp"
   (cd "$VALUES_SCHEMA_SRC" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$BIN_VALUES_SCHEMA.tmp/values-schema" .)
+  test_values_schema
   rm -rf "$BIN_VALUES_SCHEMA" && mv "$BIN_VALUES_SCHEMA.tmp" "$BIN_VALUES_SCHEMA"
+}
+
+# Its go test, with the build's flags so that it reuses the build's packages: run when it is built
+# (in CI's early builds), then a cached result in each `test` while its source is unchanged.
+test_values_schema() {
+  (cd "$VALUES_SCHEMA_SRC" && CGO_ENABLED=0 go test -trimpath ./...) >&2 || die "values-schema's tests failed"
 }
 
 # values.schema.json as values-schema makes it from values.yaml, on stdout
@@ -137,8 +144,8 @@ cmd_test() {
     diff <(printf '%s\n' "$docs") "$ROOT/helm/README.md" >&2 || true
     die "helm/README.md differs from what helm-docs generates (above: < generated, > checked in): edit helm/README.md.gotmpl or values.yaml's comments, then run make chart-docs"
   fi
-  log "values-schema: its own tests (go test, cached while its source is unchanged)"
-  (cd "$VALUES_SCHEMA_SRC" && go test ./...) || die "values-schema's tests failed"
+  log "values-schema: its own tests (go test)"
+  test_values_schema
   log "values-schema: helm/syncgc/values.schema.json is what values.yaml and its annotations make"
   local schema
   schema=$(values_schema) || die "values-schema failed"
