@@ -4,14 +4,11 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.metrics.SyncgcMetrics;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Records Kubernetes Events (core/v1, source component {@code syncgc}) on the objects syncgc acts on.
  * Sent in the background so that no worker waits for them; an identical Event on the same object
- * within {@code dedupeWindow} is sent once. An Event refused with 429 is sent again after a backoff
- * (see {@link TooManyRequests}), on the sender's thread.
+ * within {@code dedupeWindow} is sent once. An Event refused with 429 is sent again after the server's
+ * Retry-After ({@link KubeApi}), on the sender's thread.
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
@@ -32,9 +29,7 @@ public final class EventRecorder implements AutoCloseable {
 
   public enum Type { Normal, Warning }
 
-  private final KubernetesClient client;
-  private final RateLimiter limiter;
-  private final SyncgcMetrics metrics;
+  private final KubeApi api;
   private final Clock clock;
   private final Duration dedupeWindow;
   private final String instance;
@@ -48,9 +43,7 @@ public final class EventRecorder implements AutoCloseable {
 
   public EventRecorder(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics, Clock clock,
       Duration dedupeWindow, String instance) {
-    this.client = client;
-    this.limiter = limiter;
-    this.metrics = metrics;
+    this.api = new KubeApi(client, limiter, metrics);
     this.clock = clock;
     this.dedupeWindow = dedupeWindow;
     this.instance = instance;
@@ -81,44 +74,35 @@ public final class EventRecorder implements AutoCloseable {
   private void send(ObjectRef on, Type type, String reason, String message, Instant now) {
     String namespace = on.namespace() == null ? "default" : on.namespace();
     String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE - 3) + "..." : message;
-    Event event = new EventBuilder()
-        .withNewMetadata().withGenerateName(on.name() + ".").withNamespace(namespace).endMetadata()
-        .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(on.apiVersion())
-            .withKind(on.kind()).withNamespace(on.namespace()).withName(on.name())
-            .withUid(on.uid()).build())
-        .withType(type.name()).withReason(reason).withMessage(text)
-        .withNewSource().withComponent(Names.COMPONENT).endSource()
-        .withReportingComponent(Names.COMPONENT).withReportingInstance(instance)
-        .withFirstTimestamp(now.toString()).withLastTimestamp(now.toString()).withCount(1)
-        .build();
-    Duration waited = Duration.ZERO;
-    for (int retry = 1; ; retry++) {
-      limiter.acquire();
-      try {
-        client.v1().events().inNamespace(namespace).resource(event).create();
-        metrics.apiRequest("create", 201);
-        return;
-      } catch (KubernetesClientException e) {
-        metrics.apiRequest("create", e.getCode());
-        // throttled (429): on this background thread, wait and send again; the header is not at hand
-        Duration wait = e.getCode() == TooManyRequests.CODE ? TooManyRequests.waitBefore(retry, null, waited) : null;
-        if (wait == null || !pause(wait)) {
-          log.warn("event not recorded object={} reason={} code={} message={}", on, reason, e.getCode(),
-              e.getMessage());
-          return;
-        }
-        waited = waited.plus(wait);
-      }
+    Map<String, Object> involved = new LinkedHashMap<>();
+    involved.put("apiVersion", on.apiVersion());
+    involved.put("kind", on.kind());
+    if (on.namespace() != null) {
+      involved.put("namespace", on.namespace());
     }
-  }
-
-  private static boolean pause(Duration wait) {
-    try {
-      Thread.sleep(wait.toMillis());
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    involved.put("name", on.name());
+    involved.put("uid", on.uid());
+    Map<String, Object> event = new LinkedHashMap<>();
+    event.put("apiVersion", "v1");
+    event.put("kind", "Event");
+    event.put("metadata", Map.of("generateName", on.name() + ".", "namespace", namespace));
+    event.put("involvedObject", involved);
+    event.put("type", type.name());
+    event.put("reason", reason);
+    event.put("message", text);
+    event.put("source", Map.of("component", Names.COMPONENT));
+    event.put("reportingComponent", Names.COMPONENT);
+    event.put("reportingInstance", instance);
+    event.put("firstTimestamp", now.toString());
+    event.put("lastTimestamp", now.toString());
+    event.put("count", 1);
+    // through the thin HTTP path, as DELETEs go: Fabric8's DSL builds each URL with regular expressions and
+    // reads the answer into an Event, a measurable share of the operator's CPU when Events are many
+    // (docs/benchmarks.md, "In use"); 429 is sent again after the server's Retry-After there
+    ApiResult result = api.create("/api/v1/namespaces/" + namespace + "/events", KubeApi.json(event));
+    if (!result.ok()) {
+      log.warn("event not recorded object={} reason={} code={} message={}", on, reason, result.code(),
+          result.body() == null ? "" : result.body().lines().findFirst().orElse(""));
     }
   }
 

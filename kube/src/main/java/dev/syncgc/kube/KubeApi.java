@@ -99,6 +99,15 @@ public final class KubeApi {
         .method("PATCH", contentType, patch).setHeader("Accept", METADATA_ONLY_OBJECT), stopped);
   }
 
+  /**
+   * A POST of {@code json} (an object, such as an Event) to the collection at {@code path} (from
+   * {@code /api} or {@code /apis}); its answer read as metadata only.
+   */
+  public ApiResult create(String path, String json) {
+    return send("create", http.newHttpRequestBuilder().uri(base + path)
+        .method("POST", "application/json", json).setHeader("Accept", METADATA_ONLY_OBJECT));
+  }
+
   /** GET of one object; {@link Result#uid()} tells which object answered. */
   public ApiResult get(TrackedKind kind, String namespace, String name) {
     return send("get", http.newHttpRequestBuilder().uri(base + kind.path(namespace, name)));
