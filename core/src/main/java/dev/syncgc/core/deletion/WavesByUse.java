@@ -33,8 +33,9 @@ import java.util.function.ToIntFunction;
  *       deadlock no single owner sees. What stays outside (no deletion above it) is no part of one.
  * </ul>
  * Both follow the holds inside the owner's subtree (the one that waits for another's users waits for
- * whatever those wait for). Worked out only while the graph holds some use, over at most {@link
- * #MAX_OBJECTS} objects below the owner; past that, waves are left as they are.
+ * whatever those wait for). Worked out only while the graph holds some use and the dependents are in
+ * more than one wave, over at most {@link #MAX_OBJECTS} objects below the owner; past that, waves are
+ * left as they are.
  */
 final class WavesByUse {
   static final int MAX_OBJECTS = 50_000;
@@ -49,7 +50,8 @@ final class WavesByUse {
 
   /**
    * The wave each dependent counts in, raised where uses cross the subtrees; empty (their own waves
-   * stand) while the graph holds no use or past {@link #MAX_OBJECTS} objects below the owner.
+   * stand) while the graph holds no use, when they are all in one wave, or past {@link #MAX_OBJECTS}
+   * objects below the owner.
    */
   static Map<ObjectRef, Integer> of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf) {
@@ -62,6 +64,9 @@ final class WavesByUse {
       if (!d.ref().equals(owner.ref())) {
         w.waves.put(d.ref(), waveOf.applyAsInt(d));
       }
+    }
+    if (w.waves.values().stream().distinct().count() < 2) {
+      return Map.of(); // raises only lift a wave to another's: with one wave among them nothing changes
     }
     if (!w.walk(graph, owner)) {
       return Map.of();
