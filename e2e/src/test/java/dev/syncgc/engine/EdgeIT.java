@@ -155,17 +155,17 @@ class EdgeIT {
     barrier.deletionSeen(second);
     tick();
 
-    assertEquals(List.of(), barrier.verify(first, List.of(CONFIG_MAP)));
+    assertEquals(List.of(), barrier.verify(first, () -> List.of(CONFIG_MAP)));
     assertTrue(fed.contains("unseen") && !fed.contains("known"), "only what the graph did not know is fed: " + fed);
     double lists = lists();
-    assertEquals(List.of(), barrier.verify(second, List.of(CONFIG_MAP)));
+    assertEquals(List.of(), barrier.verify(second, () -> List.of(CONFIG_MAP)));
     assertEquals(lists, lists(), "an owner seen before the LIST was sent needs no LIST of its own");
 
     ObjectMetadata later = owner(ns.name(), "later");
     tick();
     barrier.deletionSeen(later);
     tick();
-    assertEquals(List.of(), barrier.verify(later, List.of(CONFIG_MAP)));
+    assertEquals(List.of(), barrier.verify(later, () -> List.of(CONFIG_MAP)));
     assertEquals(lists + 1, lists(), "an owner seen after it needs a new LIST");
     assertNotNull(unseen);
   }
@@ -182,12 +182,12 @@ class EdgeIT {
       barrier.deletionSeen(owner);
       tick();
 
-      List<Blocker> blockers = barrier.verify(owner, List.of(CONFIG_MAP));
+      List<Blocker> blockers = barrier.verify(owner, () -> List.of(CONFIG_MAP));
       assertEquals(1, blockers.size(), blockers.toString());
       assertTrue(blockers.get(0).why().contains("cannot list ConfigMap in " + ns.name())
           && blockers.get(0).why().contains("forbidden"), blockers.get(0).why());
       double requests = lists();
-      assertEquals(blockers, barrier.verify(owner, List.of(CONFIG_MAP)), "still unverified");
+      assertEquals(blockers, barrier.verify(owner, () -> List.of(CONFIG_MAP)), "still unverified");
       assertEquals(requests, lists(), "the failure is remembered, not re-listed at once");
     }
   }

@@ -20,6 +20,7 @@ import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,16 +124,18 @@ final class FreshnessBarrier {
    * Checks, once per owner, that the graph has seen every object of these kinds that existed when
    * the owner's deletion was seen, in the namespaces where its dependents may live.
    *
+   * @param kinds the kinds to check, asked only while the owner is not verified yet (an owner is
+   *     synced once per change below it; the kinds are worked out once per check, not per sync)
    * @return what could not be checked; empty once the owner is verified
    */
-  List<Blocker> verify(ObjectMetadata owner, List<TrackedKind> kinds) {
+  List<Blocker> verify(ObjectMetadata owner, Supplier<List<TrackedKind>> kinds) {
     ObjectStates.State state = states.of(owner.uid());
     if (state.verified) {
       return List.of();
     }
     long seenAt = seenAt(state, 0); // recorded by deletionSeen; if not, no version is known
     List<CompletableFuture<String>> checks = new ArrayList<>();
-    for (TrackedKind kind : kinds) {
+    for (TrackedKind kind : kinds.get()) {
       if (owner.ref().namespaced() && !kind.namespaced()) {
         continue; // a cluster-scoped object cannot have a namespaced owner
       }

@@ -106,7 +106,7 @@ final class ObjectSync {
     }
     boolean deletesDependents = settings.cascades() && !object.hasFinalizer(Names.ORPHAN_FINALIZER);
     // before anything is deleted or let go: has the graph seen every dependent (and user) there is?
-    List<Blocker> unverified = deletesDependents || inUse ? barrier.verify(object, reflectors.listableKinds())
+    List<Blocker> unverified = deletesDependents || inUse ? barrier.verify(object, reflectors::listableKinds)
         : List.of();
     List<Step> steps = planner.plan(graph, object, settings, clock.instant(), executor::lastFailure, unverified,
         inForce);
@@ -121,7 +121,7 @@ final class ObjectSync {
       if (step instanceof Step.ReleaseRing ring) {
         for (ObjectMetadata member : ring.members()) {
           if (member.hasFinalizer(Names.FINALIZER)
-              && !barrier.verify(member, reflectors.listableKinds()).isEmpty()) {
+              && !barrier.verify(member, reflectors::listableKinds).isEmpty()) {
             return false;
           }
         }

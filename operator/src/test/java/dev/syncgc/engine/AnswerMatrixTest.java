@@ -237,7 +237,7 @@ class AnswerMatrixTest {
     ObjectMetadata owner = obj("x").deleting().syncFinalizer().build();
 
     List<Blocker> blockers = assertTimeoutPreemptively(REQUEST_TIMEOUT.multipliedBy(8),
-        () -> barrier.verify(owner, List.of(WIDGETS)));
+        () -> barrier.verify(owner, () -> List.of(WIDGETS)));
 
     System.out.printf("%-21s %-18s -> %s%n", "FRESHNESS_LIST", reply, blockers);
     boolean listed = reply == Reply.OK || reply == Reply.THROTTLED_THEN_OK;

@@ -49,7 +49,7 @@ class FreshnessBarrierTest {
     itemPosition = 100;
     otherPosition = Long.MAX_VALUE; // another kind's watch position says nothing about this owner's version
 
-    assertTrue(barrier.verify(owner, List.of(ITEM, CONFIG_MAP)).isEmpty());
+    assertTrue(barrier.verify(owner, () -> List.of(ITEM, CONFIG_MAP)).isEmpty());
     assertEquals(List.of("ConfigMap@ns"), listed);
   }
 
@@ -64,7 +64,7 @@ class FreshnessBarrierTest {
         null, null, Map.of(), Map.of());
     unseenItems.add(dependent);
 
-    assertTrue(barrier.verify(owner, List.of(ITEM, CONFIG_MAP)).isEmpty());
+    assertTrue(barrier.verify(owner, () -> List.of(ITEM, CONFIG_MAP)).isEmpty());
     assertEquals(List.of("BenchItem@ns", "ConfigMap@ns"), listed);
     assertEquals(List.of(dependent), fed);
   }
@@ -76,7 +76,7 @@ class FreshnessBarrierTest {
     barrier.deletionSeen(owner);
     itemPosition = Long.MAX_VALUE;
 
-    barrier.verify(owner, List.of(ITEM));
+    barrier.verify(owner, () -> List.of(ITEM));
     assertEquals(List.of("BenchItem@ns"), listed);
   }
 
@@ -88,7 +88,7 @@ class FreshnessBarrierTest {
     barrier.deletionSeen(later);
     itemPosition = 120;
 
-    barrier.verify(later, List.of(ITEM));
+    barrier.verify(later, () -> List.of(ITEM));
     assertEquals(List.of(), listed);
   }
 
