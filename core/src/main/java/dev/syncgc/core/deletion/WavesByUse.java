@@ -103,7 +103,7 @@ final class WavesByUse {
    */
   private void crossings(InUse.Lookup lookup, ObjectMetadata owner) {
     DependencyGraph graph = lookup.graph();
-    Going going = new Going(graph);
+    UnderDeletion underDeletion = new UnderDeletion(graph);
     for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {
@@ -112,7 +112,7 @@ final class WavesByUse {
       for (OwnerLink link : o.owners()) {
         ObjectMetadata other = link.refersTo(owner.ref()) ? null : graph.get(link);
         if (other != null && !rootsOf.containsKey(other.ref())
-            && graph.validity(o, link) == LinkValidity.VALID && going.goes(other)) {
+            && graph.validity(o, link) == LinkValidity.VALID && underDeletion.test(other)) {
           waitsOnOutside.addAll(e.getValue()); // it starts once that owner started
           waitedOnFromOutside.addAll(e.getValue()); // that owner is gone once it is
         }
@@ -120,7 +120,7 @@ final class WavesByUse {
       for (ObjectMetadata user : lookup.users(o)) {
         Set<ObjectRef> userRoots = rootsOf.get(user.ref());
         if (userRoots == null) {
-          if (going.goes(user)) {
+          if (underDeletion.test(user)) {
             waitsOnOutside.addAll(e.getValue());
           }
           continue;
@@ -162,16 +162,19 @@ final class WavesByUse {
     }
   }
 
-  /** Whether an object goes: marked as deleted, or below one that is (valid references only). */
-  private static final class Going {
+  /**
+   * Whether an object is under a deletion: marked as deleted, or below one that is through valid
+   * references (it may go; {@link UsersRing} asks the stricter question, whether it surely goes).
+   */
+  private static final class UnderDeletion {
     private final DependencyGraph graph;
     private final Map<ObjectRef, Boolean> known = new HashMap<>();
 
-    Going(DependencyGraph graph) {
+    UnderDeletion(DependencyGraph graph) {
       this.graph = graph;
     }
 
-    boolean goes(ObjectMetadata o) {
+    boolean test(ObjectMetadata o) {
       if (o == null) {
         return false;
       }
@@ -185,7 +188,7 @@ final class WavesByUse {
       known.put(o.ref(), false); // a loop of owners decides nothing by itself
       boolean result = false;
       for (OwnerLink link : o.owners()) {
-        if (graph.validity(o, link) == LinkValidity.VALID && goes(graph.get(link))) {
+        if (graph.validity(o, link) == LinkValidity.VALID && test(graph.get(link))) {
           result = true;
           break;
         }
