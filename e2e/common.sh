@@ -27,8 +27,8 @@ HELM_DOCS_VERSION=v1.14.2
 # what it uses: no version here; chart-test.sh keys its build by the hash of its source)
 
 # The operator image's SBOM and signature (e2e/sign.sh, `make dist-sign`): syft, cosign, and a
-# throwaway registry on loopback to sign the image in, go-containerregistry's (pinned in
-# e2e/toolchain/registry/go.mod too), from their Go modules
+# throwaway registry on loopback to sign the image in, go-containerregistry's; all three pinned in
+# e2e/toolchain/sign/go.mod too, which builds them together
 SYFT_VERSION=v1.57.1
 COSIGN_VERSION=v3.1.3
 GGCR_VERSION=v0.22.1

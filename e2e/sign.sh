@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The operator image's release steps beside `make dist`: an SBOM of the image (syft, CycloneDX, into
 # dist/ next to the jars' SBOMs) and a signature (cosign, a key pair), both checked, with no service
-# outside this machine: the image is pushed to a throwaway registry on loopback (e2e/toolchain/registry:
+# outside this machine: the image is pushed to a throwaway registry on loopback (e2e/toolchain/sign/registry:
 # go-containerregistry's, on 127.0.0.1 only), signed there by digest, the SBOM attached as a signed
 # attestation, and both verified with the public key; a second key must fail to verify. Publishing
 # to a real registry stays with the maintainer (docs/usage.md, "Publishing a release").
 #
-#   e2e/sign.sh build            build cosign, syft and the registry from their Go modules (cached)
+#   e2e/sign.sh build            build cosign, syft and the registry from e2e/toolchain/sign (cached)
 #   e2e/sign.sh release IMAGE    build if needed, then the SBOM of IMAGE (name:tag, in the Docker
 #                                daemon: `make dist-image`), push, sign, attest, verify; writes
 #                                dist/syncgc-operator-image-<version>.cdx.json and dist/cosign.pub,
@@ -26,9 +26,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/common.sh"
 
 CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
-BIN_SYFT=$CACHE/bin/syft-$SYFT_VERSION
-BIN_COSIGN=$CACHE/bin/cosign-$COSIGN_VERSION
-BIN_REGISTRY=$CACHE/bin/registry-ggcr-$GGCR_VERSION
+# cosign, syft and registry, built together (cmd_build)
+BIN_SIGN=$CACHE/bin/sign-cosign-$COSIGN_VERSION-syft-$SYFT_VERSION-ggcr-$GGCR_VERSION
 
 WORK=""         # this run's temporary directory: image, registry, keys
 REGISTRY_PID="" # the registry on loopback, stopped on exit
@@ -37,26 +36,28 @@ PUSHED_TAG=""   # the image's tag for that registry, removed from Docker on exit
 log() { printf '[sign] %s\n' "$*" >&2; }
 die() { printf '[sign] error: %s\n' "$*" >&2; exit 1; }
 
+# from e2e/toolchain/sign, whose go.mod pins cosign, syft and go-containerregistry at the versions of
+# e2e/common.sh: one `go build` of the three commands on one build list, so that the modules cosign
+# and syft share compile once (CONTRIBUTING.md, "CI figures"). The -X flags set the versions that
+# `cosign version` reports and that syft writes into its SBOMs, as their release builds do.
 cmd_build() {
-  go_install_cached "$BIN_COSIGN" "github.com/sigstore/cosign/v3/cmd/cosign@$COSIGN_VERSION"
-  build_registry
-  go_install_cached "$BIN_SYFT" "github.com/anchore/syft/cmd/syft@$SYFT_VERSION"
+  [[ -x $BIN_SIGN/cosign && -x $BIN_SIGN/syft && -x $BIN_SIGN/registry ]] && return
+  command -v go >/dev/null || die "Go is required to build cosign, syft and the registry"
+  local mod=$HERE/toolchain/sign pinned want
+  pinned=$(cd "$mod" && go list -m -f '{{.Path}} {{.Version}}' \
+    github.com/sigstore/cosign/v3 github.com/anchore/syft github.com/google/go-containerregistry)
+  want="github.com/sigstore/cosign/v3 $COSIGN_VERSION"$'\n'"github.com/anchore/syft $SYFT_VERSION"$'\n'"github.com/google/go-containerregistry $GGCR_VERSION"
+  [[ $pinned == "$want" ]] || die "e2e/toolchain/sign/go.mod does not pin cosign $COSIGN_VERSION, syft $SYFT_VERSION and go-containerregistry $GGCR_VERSION (e2e/common.sh): $pinned"
+  log "building cosign $COSIGN_VERSION, syft $SYFT_VERSION and the registry (go-containerregistry $GGCR_VERSION); first time only"
+  rm -rf "$BIN_SIGN.tmp"
+  (cd "$mod" && CGO_ENABLED=0 go build -trimpath -o "$BIN_SIGN.tmp/" \
+    -ldflags "-s -w -X sigs.k8s.io/release-utils/version.gitVersion=$COSIGN_VERSION -X main.version=${SYFT_VERSION#v}" \
+    github.com/sigstore/cosign/v3/cmd/cosign github.com/anchore/syft/cmd/syft ./registry)
+  rm -rf "$BIN_SIGN" && mv "$BIN_SIGN.tmp" "$BIN_SIGN"
 }
 
-# from e2e/toolchain/registry, whose go.mod pins go-containerregistry
-build_registry() {
-  [[ -x $BIN_REGISTRY/registry ]] && return
-  command -v go >/dev/null || die "Go is required to build the registry"
-  [[ $(cd "$HERE/toolchain/registry" && go list -m -f '{{.Version}}' github.com/google/go-containerregistry) == "$GGCR_VERSION" ]] \
-    || die "e2e/toolchain/registry/go.mod does not pin go-containerregistry $GGCR_VERSION (e2e/common.sh)"
-  log "building the registry (go-containerregistry $GGCR_VERSION); first time only"
-  rm -rf "$BIN_REGISTRY.tmp"
-  (cd "$HERE/toolchain/registry" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$BIN_REGISTRY.tmp/registry" .)
-  rm -rf "$BIN_REGISTRY" && mv "$BIN_REGISTRY.tmp" "$BIN_REGISTRY"
-}
-
-cosign() { "$BIN_COSIGN/cosign" "$@"; }
-syft() { SYFT_CHECK_FOR_APP_UPDATE=false "$BIN_SYFT/syft" "$@"; }
+cosign() { "$BIN_SIGN/cosign" "$@"; }
+syft() { SYFT_CHECK_FOR_APP_UPDATE=false "$BIN_SIGN/syft" "$@"; }
 
 cmd_release() {
   local image=${1:-} dist=${DIST:-dist}
@@ -80,7 +81,7 @@ cmd_release() {
   check_sbom "$sbom"
 
   log "a registry on loopback (go-containerregistry $GGCR_VERSION)"
-  "$BIN_REGISTRY/registry" -dir "$work/registry" >"$work/registry.out" 2>"$work/registry.log" &
+  "$BIN_SIGN/registry" -dir "$work/registry" >"$work/registry.out" 2>"$work/registry.log" &
   REGISTRY_PID=$!
   local i port=""
   for i in $(seq 1 100); do
