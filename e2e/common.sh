@@ -33,6 +33,13 @@ SYFT_VERSION=v1.57.1
 COSIGN_VERSION=v3.1.3
 GGCR_VERSION=v0.22.1
 
+# The last release, from which `make test-kind` checks a `helm upgrade` in the middle of a cascade
+# (e2e/kind-upgrade.sh builds its chart package and operator image from this commit). Bump it at each
+# release to the commit of that release (its tag, once releases are tagged). Nothing is released yet:
+# now a commit whose chart still had the CRD in crds/ (3eaf6be moved it to templates/), so that the
+# upgrade checked is the one that needs --take-ownership once (UPGRADING.md, "The CRD").
+SYNCGC_PREVIOUS_RELEASE=${SYNCGC_PREVIOUS_RELEASE:-72956a5318e5ce84602f15fed9dac21a7df7f04e}
+
 # kind and the parts of its base image, at the versions of kind's images/base/Dockerfile
 KIND_VERSION=v0.33.0
 CONTAINERD_VERSION=v2.3.4
