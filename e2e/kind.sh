@@ -5,6 +5,8 @@
 #                        Dockerfile, load it into the node and `helm install` the chart with it;
 #                        the last line printed is `export KUBECONFIG=...`
 #   e2e/kind.sh cluster  create the cluster only (if missing), no chart; prints `export KUBECONFIG=...`
+#   e2e/kind.sh image    create the cluster only (if missing), build the operator image from the
+#                        Dockerfile and load it into the node, no chart; prints `export KUBECONFIG=...`
 #   e2e/kind.sh load IMAGE   load an image from the Docker daemon into the cluster's node
 #   e2e/kind.sh down     uninstall the chart and delete the cluster (nothing else is touched)
 #   e2e/kind.sh status   what exists
@@ -173,8 +175,9 @@ cmd_status() {
 case ${1:-} in
   up) cmd_up ;;
   cluster) ensure_cluster && echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
+  image) ensure_cluster && operator_image && load_image "$IMAGE" && echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
   load) [[ -n ${2:-} ]] || die "usage: e2e/kind.sh load IMAGE"; ensure_cluster && load_image "$2" ;;
   down) cmd_down ;;
   status) cmd_status ;;
-  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
