@@ -96,12 +96,14 @@ final class PlannerCommand implements Callable<Integer> {
         owners, dependents, shape.name().toLowerCase(Locale.ROOT), repetitions);
     for (boolean edges : List.of(false, true)) {
       List<Run> rs = runs.get(edges);
+      Stats cpu = Stats.of(rs.stream().map(r -> r.cpuNanos() / 1e6).toList());
       System.out.printf(Locale.ROOT, "  %-5s plans %,7d  planner CPU median %7.1f ms (%.1f-%.1f), %.1f us a plan%n",
-          edges ? InUseCommand.USES : InUseCommand.PLAIN, rs.get(0).plans(), median(rs) / 1e6, min(rs) / 1e6,
-          max(rs) / 1e6, median(rs) / 1e3 / rs.get(0).plans());
+          edges ? InUseCommand.USES : InUseCommand.PLAIN, rs.get(0).plans(), cpu.median(), cpu.min(), cpu.max(),
+          cpu.median() * 1e3 / rs.get(0).plans());
     }
     System.out.printf(Locale.ROOT, "  uses/plain: %.1fx the planner's CPU for the cascade%n",
-        median(runs.get(true)) / median(runs.get(false)));
+        Stats.of(runs.get(true).stream().map(r -> (double) r.cpuNanos()).toList()).median()
+            / Stats.of(runs.get(false).stream().map(r -> (double) r.cpuNanos()).toList()).median());
     return 0;
   }
 
@@ -154,19 +156,5 @@ final class PlannerCommand implements Callable<Integer> {
       }
     }
     return new Run(plans, cpu);
-  }
-
-  private static double median(List<Run> runs) {
-    List<Long> sorted = runs.stream().map(Run::cpuNanos).sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
-  }
-
-  private static long min(List<Run> runs) {
-    return runs.stream().mapToLong(Run::cpuNanos).min().orElse(0);
-  }
-
-  private static long max(List<Run> runs) {
-    return runs.stream().mapToLong(Run::cpuNanos).max().orElse(0);
   }
 }
