@@ -90,6 +90,7 @@ final class SynchronousPlan {
    */
   private void deleteTheRest(List<ObjectMetadata> dependents) {
     Keepers keepers = new Keepers(graph, waveOf, cascades);
+    UsersRing rings = new UsersRing(usage, Set.of(), cascades); // one ring search for all of them, as in act()
     for (ObjectMetadata d : dependents) {
       if (d.uid().equals(owner.uid()) || lastFailure.apply(d.uid()) != null) {
         continue;
@@ -100,7 +101,7 @@ final class SynchronousPlan {
         continue; // cannot remove it when another owner's kind does not resolve
       }
       if (!d.beingDeleted() && keeper == Keepers.Keeper.NONE
-          && !(inUse && InUse.of(usage, d, Set.of(), cascades).holds())) { // in use: never deleted while a user is left
+          && !(inUse && InUse.of(usage, d, rings).holds())) { // in use: never deleted while a user is left
         steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
       }
     }
