@@ -10,7 +10,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +31,7 @@ import java.util.function.Predicate;
  * </ul>
  * The hold on X is a deadlock when every user's "gone" waits, step by step, for X's "started": a ring of
  * use (Y uses X, X uses Y), use and ownership (a uses b, b uses c, a owns c), or a shared dependent (u
- * uses x, both own d). Only while every object on the way goes (being deleted, in the cascade, or under
+ * uses x, both own d). Only while every object on the way goes ({@link Goes}: being deleted, in the cascade, or under
  * a cascading owner with no owner that stays): a user that stays keeps the object.
  */
 final class UsersRing {
@@ -58,9 +57,7 @@ final class UsersRing {
 
   private final DependencyGraph graph;
   private final InUse.Lookup lookup;
-  private final Set<ObjectRef> going;
-  private final Predicate<ObjectMetadata> cascades;
-  private final Map<ObjectMetadata, Boolean> goes = new IdentityHashMap<>();
+  private final Goes goes;
   /**
    * What each step waits for, worked out once: one search per used object asks about the same steps
    * (a plan searches from each of an owner's dependents, over the same graph, going and cascades).
@@ -71,8 +68,7 @@ final class UsersRing {
   UsersRing(InUse.Lookup lookup, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
     this.graph = lookup.graph;
     this.lookup = lookup;
-    this.going = going;
-    this.cascades = cascades;
+    this.goes = new Goes(graph, going, cascades);
   }
 
   /**
@@ -87,7 +83,7 @@ final class UsersRing {
     Set<Step> seen = new HashSet<>(todo);
     while (!todo.isEmpty()) {
       Step step = todo.pop();
-      if (!goes(step.object(), 0) || seen.size() > InUse.MAX_RING_SEARCH) {
+      if (!goes.test(step.object()) || seen.size() > InUse.MAX_RING_SEARCH) {
         return List.of();
       }
       List<Step> before = edges.computeIfAbsent(step, this::waitsFor);
@@ -123,9 +119,9 @@ final class UsersRing {
       if (held) {
         before.add(new Step(o, false));
       }
-      if (waitsForDependents(o)) {
+      if (goes.waitsForDependents(o)) {
         for (ObjectMetadata d : graph.dependentsOf(o.ref())) {
-          if (goes(d, 0)) { // one another owner keeps is let go of (its reference removed), not waited for
+          if (goes.test(d)) { // one another owner keeps is let go of (its reference removed), not waited for
             before.add(new Step(d, true));
           }
         }
@@ -162,35 +158,5 @@ final class UsersRing {
       }
     }
     return false;
-  }
-
-  /**
-   * Whether the object goes: being deleted, in the cascade under way, or every owner of it goes and
-   * waits for it (a cascade above it deletes it; an owner that stays keeps it).
-   */
-  private boolean goes(ObjectMetadata o, int depth) {
-    if (o.beingDeleted() || going.contains(o.ref())) {
-      return true;
-    }
-    Boolean known = goes.get(o);
-    if (known != null) {
-      return known;
-    }
-    goes.put(o, false); // a loop of owners decides nothing by itself
-    boolean result = !o.owners().isEmpty() && depth < InUse.MAX_RING_SEARCH;
-    for (OwnerLink link : o.owners()) {
-      ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link) : null;
-      if (!result || owner == null || !goes(owner, depth + 1) || !waitsForDependents(owner)) {
-        result = false;
-        break;
-      }
-    }
-    goes.put(o, result);
-    return result;
-  }
-
-  /** A deletion under way waits for its dependents; one still to come does too (a cascade finalizes it first). */
-  private boolean waitsForDependents(ObjectMetadata o) {
-    return !o.beingDeleted() || cascades.test(o);
   }
 }

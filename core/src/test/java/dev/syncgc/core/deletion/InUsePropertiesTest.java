@@ -203,13 +203,15 @@ class InUsePropertiesTest {
     Statistics.label("every user goes too").collect(usersGoToo);
     Statistics.label("waves and uses among what goes").collect(crossesWaves);
     Statistics.label("objects removed").collect(gone.size() > 6 ? "7+" : gone.size() > 3 ? "4-6" : "1-3");
+    BruteForce bf = BruteForce.of(run.world());
+    Statistics.label("an ownership ring among what goes").collect(gone.stream().anyMatch(o -> bf.ring(o).size() > 1));
     Assume.that(usersGoToo);
     assertEquals(gone, Set.copyOf(with), "removed with uses " + with + ", without " + without + " in " + brief(run.world()));
   }
 
   /**
    * A tree under the root {@code o0} (each object owned by one before it, some by two, some by an
-   * object outside), a few objects outside; waves on half the objects, uses on a third (one or two
+   * object outside, some also by one after it: a ring when that one is below it), a few objects outside; waves on half the objects, uses on a third (one or two
    * objects each, inside or outside), some opted in, some held by another controller for a while.
    */
   @Provide
@@ -232,6 +234,8 @@ class InUsePropertiesTest {
                 b.ownedBy("o" + first, "o" + ((first + 1 + r / 7) % i)); // a shared dependent
               } else if (r % 11 == 0) {
                 b.ownedBy("o" + first, "o" + (n + r % outside)); // a co-owner outside
+              } else if (r % 5 == 0 && i < n - 1) {
+                b.ownedBy("o" + first, "o" + (i + 1 + r / 5 % (n - i - 1))); // a later co-owner: often a ring
               } else {
                 b.ownedBy("o" + first);
               }

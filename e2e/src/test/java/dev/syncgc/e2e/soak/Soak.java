@@ -44,9 +44,9 @@ final class Soak {
   }
 
   /**
-   * Usage edges ({@code syncgc.dev/uses}, {@link Generator}): NONE (the default while the operator
-   * deadlocks on a use across subtrees whose waves disagree: issue 29's known bug, see CONTRIBUTING.md
-   * "The chaos soak"), ACYCLIC (those on a cycle of use dropped) or ALL.
+   * Usage edges ({@code syncgc.dev/uses}, {@link Generator}): NONE, ACYCLIC (those on a cycle of use
+   * dropped) or ALL ({@link SoakIT}'s default; the settings a {@link SoakSeedsIT} seed was found with
+   * before usage edges existed say NONE).
    */
   enum Uses { NONE, ACYCLIC, ALL }
 
