@@ -185,16 +185,26 @@ final class WavesByUse {
       if (k != null) {
         return k;
       }
-      known.put(o.ref(), false); // a loop of owners decides nothing by itself
-      boolean result = false;
-      for (OwnerLink link : o.owners()) {
-        if (graph.validity(o, link) == LinkValidity.VALID && test(graph.get(link))) {
-          result = true;
-          break;
+      Deque<ObjectMetadata> todo = new ArrayDeque<>(List.of(o)); // up through its ancestors: loops of owners too
+      Set<ObjectRef> seen = new HashSet<>(List.of(o.ref()));
+      while (!todo.isEmpty()) {
+        ObjectMetadata x = todo.pop();
+        for (OwnerLink link : x.owners()) {
+          ObjectMetadata owner = graph.validity(x, link) == LinkValidity.VALID ? graph.get(link) : null;
+          if (owner == null || !seen.add(owner.ref())) {
+            continue;
+          }
+          if (owner.beingDeleted() || Boolean.TRUE.equals(known.get(owner.ref()))) {
+            known.put(o.ref(), true);
+            return true;
+          }
+          if (known.get(owner.ref()) == null) {
+            todo.push(owner);
+          }
         }
       }
-      known.put(o.ref(), result);
-      return result;
+      seen.forEach(ref -> known.put(ref, false)); // what is above them is above it: none is under a deletion
+      return false;
     }
   }
 
