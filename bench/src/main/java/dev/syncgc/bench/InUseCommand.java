@@ -30,7 +30,9 @@ import picocli.CommandLine.Option;
 /**
  * SPEC "In use" at cascade scale: the same cascade (many owners annotated Synchronous, each with dependents,
  * every owner deleted at once) with and without usage edges between siblings ({@link SiblingUses}: a chain, or a
- * star with {@code --shape star}), in one operator process, the two variants interleaved in alternating order.
+ * star with {@code --shape star}), in one operator process, the variants interleaved in alternating order; and
+ * ({@code --variants plain,waves,uses}) the same order given by deletion waves instead of uses, which tells the cost
+ * of the ordering itself (the same steps one after another) from that of the usage edges.
  */
 @Command(name = "in-use", mixinStandardHelpOptions = true, sortOptions = false,
     description = "Times a cascade of many owners with and without syncgc.dev/uses edges between siblings, "
@@ -42,6 +44,8 @@ final class InUseCommand implements Callable<Integer> {
       "create_seconds", "drain_seconds", "load1", "order_violations", "invalid_annotations", "events_by_reason", "leftover", "outcome");
   static final String PLAIN = "plain";
   static final String USES = "uses";
+  /** The order the uses give, by deletion waves instead: what ordering alone costs. */
+  static final String WAVES = "waves";
   private static final int GRAPH_SLACK = 10;
 
   @Mixin Options opts;
@@ -70,8 +74,9 @@ final class InUseCommand implements Callable<Integer> {
   }
 
   @Option(names = "--variants", split = ",", defaultValue = "plain,uses",
-      description = "The variants each repetition runs: plain (no edges), uses (edges of --shape), or both, alternating "
-          + "their order (default: ${DEFAULT-VALUE}); one alone, e.g. to profile it.")
+      description = "The variants each repetition runs: plain (no edges), uses (edges of --shape), waves (the order"
+          + " the uses give, by deletion waves), alternating their order (default: ${DEFAULT-VALUE}); one alone, e.g."
+          + " to profile it.")
   List<String> variants;
 
   @Option(names = "--warm-up", split = ",", defaultValue = "plain,uses",
@@ -176,8 +181,8 @@ final class InUseCommand implements Callable<Integer> {
       if (v.isEmpty() || v.equals("none")) {
         continue;
       }
-      if (!v.equals(PLAIN) && !v.equals(USES)) {
-        throw new IllegalArgumentException("variants are plain, uses or none, not '" + v + "'");
+      if (!v.equals(PLAIN) && !v.equals(USES) && !v.equals(WAVES)) {
+        throw new IllegalArgumentException("variants are plain, uses, waves or none, not '" + v + "'");
       }
       out.add(v);
     }
@@ -201,7 +206,8 @@ final class InUseCommand implements Callable<Integer> {
       int i = j % dependents;
       return cluster.api.create(BenchCrd.item(ns, SiblingUses.dependent(k, i),
           List.of(BenchCrd.owner(SiblingUses.owner(k), ownerUids.get(k))),
-          SiblingUses.annotations(shape, edges, k, i, dependents), Map.of(), i));
+          variant.equals(WAVES) ? SiblingUses.wave(shape, i, dependents)
+              : SiblingUses.annotations(shape, edges, k, i, dependents), Map.of(), i));
     });
     double createSeconds = (System.nanoTime() - t0) / 1e9;
     awaitOptedIn(cluster, ns);
@@ -483,16 +489,19 @@ final class InUseCommand implements Callable<Integer> {
           .append(" | ").append(mibs(Stats.of(m.get("live_heap_bytes"))))
           .append(" | ").append(mibs(Stats.of(m.get("heap_bytes")))).append(" |\n");
     }
-    if (by.containsKey(PLAIN) && by.containsKey(USES)) {
-      double t = Stats.of(by.get(USES).get("seconds")).median() / Stats.of(by.get(PLAIN).get("seconds")).median();
-      double c = Stats.of(by.get(USES).get("cpu_seconds")).median()
-          / Stats.of(by.get(PLAIN).get("cpu_seconds")).median();
-      Stats r = pairedRatios(paired);
-      Stats rc = pairedRatios(pairedCpu);
-      out.append(String.format(Locale.ROOT, "%nuses / plain: time %s (medians), %s (median of the %d paired "
-              + "repetitions; %s-%s); CPU %s (medians), %s (paired; %s-%s)%n", Fmt.ratio(t), Fmt.ratio(r.median()),
-          r.count(), Fmt.ratio(r.min()), Fmt.ratio(r.max()), Fmt.ratio(c), Fmt.ratio(rc.median()),
-          Fmt.ratio(rc.min()), Fmt.ratio(rc.max())));
+    for (String[] pair : List.of(new String[] {USES, PLAIN}, new String[] {WAVES, PLAIN}, new String[] {USES, WAVES})) {
+      if (!by.containsKey(pair[0]) || !by.containsKey(pair[1])) {
+        continue;
+      }
+      double t = Stats.of(by.get(pair[0]).get("seconds")).median() / Stats.of(by.get(pair[1]).get("seconds")).median();
+      double c = Stats.of(by.get(pair[0]).get("cpu_seconds")).median()
+          / Stats.of(by.get(pair[1]).get("cpu_seconds")).median();
+      Stats r = pairedRatios(paired, pair[0], pair[1]);
+      Stats rc = pairedRatios(pairedCpu, pair[0], pair[1]);
+      out.append(String.format(Locale.ROOT, "%n%s / %s: time %s (medians), %s (median of the %d paired "
+              + "repetitions; %s-%s); CPU %s (medians), %s (paired; %s-%s)%n", pair[0], pair[1], Fmt.ratio(t),
+          Fmt.ratio(r.median()), r.count(), Fmt.ratio(r.min()), Fmt.ratio(r.max()), Fmt.ratio(c),
+          Fmt.ratio(rc.median()), Fmt.ratio(rc.min()), Fmt.ratio(rc.max())));
     }
     out.append("\n| repetition | variant | seconds | CPU s | requests (by verb) | peak heap | usage pairs deleted "
         + "used-first | load1 |\n|---:|---|---:|---:|---|---:|---:|---:|\n");
@@ -509,11 +518,11 @@ final class InUseCommand implements Callable<Integer> {
     return out.toString();
   }
 
-  private static Stats pairedRatios(Map<Integer, Map<String, Double>> paired) {
+  private static Stats pairedRatios(Map<Integer, Map<String, Double>> paired, String over, String under) {
     List<Double> ratios = new ArrayList<>();
     paired.values().forEach(p -> {
-      if (p.containsKey(PLAIN) && p.containsKey(USES)) {
-        ratios.add(p.get(USES) / p.get(PLAIN));
+      if (p.containsKey(over) && p.containsKey(under)) {
+        ratios.add(p.get(over) / p.get(under));
       }
     });
     return Stats.of(ratios);

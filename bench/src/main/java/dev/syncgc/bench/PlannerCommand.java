@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -34,11 +35,12 @@ import picocli.CommandLine.Option;
  * The planner's share of the in-use cascade, with no cluster: the objects of {@code in-use} ({@link SiblingUses})
  * in a graph, every owner deleted at once and planned again after each round of its steps, as the operator does
  * once something below it changed (a DELETE of a dependent with no finalizer removes it at once). Thread CPU time
- * of the planner's calls alone, so that other work on the machine moves it little; the variants interleaved.
+ * of the planner's calls alone, so that other work on the machine moves it little; the variants (plain, the
+ * uses' order by deletion waves, uses) interleaved.
  */
 @Command(name = "planner", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Planner CPU of the in-use cascade with and without usage edges, in this JVM (no cluster); prints "
-        + "per-variant medians and the ratio.")
+    description = "Planner CPU of the in-use cascade without usage edges, with their order by deletion waves, and with"
+        + " them, in this JVM (no cluster); prints per-variant medians and the ratios.")
 final class PlannerCommand implements Callable<Integer> {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
   private static final String NAMESPACE = "bench";
@@ -83,31 +85,33 @@ final class PlannerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Map<Boolean, List<Run>> runs = Map.of(false, new ArrayList<>(), true, new ArrayList<>());
+    List<String> variants = List.of(InUseCommand.PLAIN, InUseCommand.WAVES, InUseCommand.USES);
+    Map<String, List<Run>> runs = new LinkedHashMap<>();
+    variants.forEach(v -> runs.put(v, new ArrayList<>()));
     for (int r = 0; r < 2 * repetitions; r++) {
-      for (boolean edges : r % 2 == 0 ? List.of(false, true) : List.of(true, false)) {
-        Run run = play(edges);
+      for (String variant : r % 2 == 0 ? variants : List.of(variants.get(2), variants.get(1), variants.get(0))) {
+        Run run = play(variant);
         if (r >= repetitions) {
-          runs.get(edges).add(run);
+          runs.get(variant).add(run);
         }
       }
     }
     System.out.printf(Locale.ROOT, "planner, %d owners x %d dependents, %s, %d repetitions after as many untimed%n",
         owners, dependents, shape.name().toLowerCase(Locale.ROOT), repetitions);
-    for (boolean edges : List.of(false, true)) {
-      List<Run> rs = runs.get(edges);
+    Map<String, Double> medians = new LinkedHashMap<>();
+    runs.forEach((variant, rs) -> {
       Stats cpu = Stats.of(rs.stream().map(r -> r.cpuNanos() / 1e6).toList());
+      medians.put(variant, cpu.median());
       System.out.printf(Locale.ROOT, "  %-5s plans %,7d  planner CPU median %7.1f ms (%.1f-%.1f), %.1f us a plan%n",
-          edges ? InUseCommand.USES : InUseCommand.PLAIN, rs.get(0).plans(), cpu.median(), cpu.min(), cpu.max(),
-          cpu.median() * 1e3 / rs.get(0).plans());
-    }
-    System.out.printf(Locale.ROOT, "  uses/plain: %.1fx the planner's CPU for the cascade%n",
-        Stats.of(runs.get(true).stream().map(r -> (double) r.cpuNanos()).toList()).median()
-            / Stats.of(runs.get(false).stream().map(r -> (double) r.cpuNanos()).toList()).median());
+          variant, rs.get(0).plans(), cpu.median(), cpu.min(), cpu.max(), cpu.median() * 1e3 / rs.get(0).plans());
+    });
+    System.out.printf(Locale.ROOT, "  uses/plain: %.1fx, uses/waves: %.2fx the planner's CPU for the cascade%n",
+        medians.get(InUseCommand.USES) / medians.get(InUseCommand.PLAIN),
+        medians.get(InUseCommand.USES) / medians.get(InUseCommand.WAVES));
     return 0;
   }
 
-  private Run play(boolean edges) {
+  private Run play(String variant) {
     Random random = new Random(42); // the same uids in every run
     DependencyGraph graph = new DependencyGraph(KINDS);
     Set<ObjectRef> left = new LinkedHashSet<>();
@@ -122,7 +126,8 @@ final class PlannerCommand implements Callable<Integer> {
         ObjectRef d = new ObjectRef(BenchCrd.API_VERSION, BenchCrd.KIND, NAMESPACE, SiblingUses.dependent(k, i),
             new UUID(random.nextLong(), random.nextLong()).toString());
         graph.upsert(new ObjectMetadata(d, 1, List.of(link), List.of(), null, null,
-            SiblingUses.annotations(shape, edges, k, i, dependents), Map.of()));
+            variant.equals(InUseCommand.WAVES) ? SiblingUses.wave(shape, i, dependents)
+                : SiblingUses.annotations(shape, variant.equals(InUseCommand.USES), k, i, dependents), Map.of()));
       }
     }
     DeletionPlanner planner = new DeletionPlanner(Duration.ofMinutes(1), Duration.ofSeconds(1));

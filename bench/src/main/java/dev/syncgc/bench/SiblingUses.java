@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.core.model.Names;
 import java.util.Map;
 
 /**
@@ -40,6 +41,18 @@ final class SiblingUses {
   static Map<String, String> annotations(Shape shape, boolean edges, int k, int i, int dependents) {
     int used = used(shape, i, dependents);
     return edges && used >= 0 ? Map.of(USES, "benchitem/" + dependent(k, used)) : Map.of();
+  }
+
+  /**
+   * Dependent i's deletion wave giving the order its uses give (every user in a higher wave than what it
+   * uses): the same steps one after another, without a use.
+   */
+  static Map<String, String> wave(Shape shape, int i, int dependents) {
+    int wave = switch (shape) {
+      case CHAIN -> dependents - 1 - i;
+      case STAR -> i > 0 ? 1 : 0;
+    };
+    return Map.of(Names.DELETION_WAVE, Integer.toString(wave));
   }
 
   /** The (user, used) pairs of one owner: dependents - 1 in either shape. */

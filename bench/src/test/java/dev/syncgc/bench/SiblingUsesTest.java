@@ -1,6 +1,7 @@
 package dev.syncgc.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.bench.SiblingUses.Shape;
 import java.util.Map;
@@ -20,6 +21,23 @@ class SiblingUsesTest {
     assertEquals(Map.of(), SiblingUses.annotations(Shape.STAR, true, 7, 0, 10));
     assertEquals(Map.of("syncgc.dev/uses", "benchitem/o-7-d-0"), SiblingUses.annotations(Shape.STAR, true, 7, 1, 10));
     assertEquals(Map.of("syncgc.dev/uses", "benchitem/o-7-d-0"), SiblingUses.annotations(Shape.STAR, true, 7, 9, 10));
+  }
+
+  @Test
+  void theWavesGiveTheOrderOfTheUses() {
+    for (Shape shape : Shape.values()) {
+      for (int i = 0; i < 10; i++) {
+        int used = SiblingUses.used(shape, i, 10);
+        if (used >= 0) { // the user in a higher wave than what it uses: deleted first
+          assertTrue(wave(shape, i) > wave(shape, used), shape + " " + i);
+        }
+      }
+    }
+    assertEquals(Map.of("syncgc.dev/deletion-wave", "9"), SiblingUses.wave(Shape.CHAIN, 0, 10));
+  }
+
+  private static int wave(Shape shape, int i) {
+    return Integer.parseInt(SiblingUses.wave(shape, i, 10).get("syncgc.dev/deletion-wave"));
   }
 
   @Test
