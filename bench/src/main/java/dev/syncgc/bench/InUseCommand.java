@@ -144,8 +144,8 @@ final class InUseCommand implements Callable<Integer> {
           cluster.deleteNamespace(ns.getMetadata().getName());
         }
       }
-      log.info("in-use benchmark {}: {} owners x {} dependents, {} repetitions of {} and {}; load average {}", run,
-          owners, dependents, repetitions, PLAIN, USES, Machine.load());
+      log.info("in-use benchmark {}: {} owners x {} dependents, {} repetitions of {}; load average {}", run,
+          owners, dependents, repetitions, String.join(", ", variants(variants)), Machine.load());
       syncgc.start(operatorArgs);
       syncgc.awaitReady(Duration.ofMinutes(5));
       try {
