@@ -63,6 +63,19 @@ class DeletionPlannerTest {
   }
 
   @Test
+  void everyOwnersDeadlineIsItsOwnHoweverManyAreRead() {
+    // more owners than the parsed deadlines kept, each read twice: a hit returns the text's own instant
+    Instant base = Instant.parse("2026-01-01T00:00:00Z");
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < 20_000; i++) {
+        Instant deadline = base.plusNanos(i * 1_001L);
+        assertEquals(deadline, DeletionPlanner.deadlineOf(obj("o" + i).deadline(deadline).build()));
+      }
+    }
+    assertEquals(null, DeletionPlanner.deadlineOf(obj("none").build()));
+  }
+
+  @Test
   void orphanFinalizerReleasesAsOrphanedAndTouchesNothing() {
     DependencyGraph g = graphOf(
         owner("x").finalizers(Names.ORPHAN_FINALIZER).build(), obj("d").ownedBy("x").build());
