@@ -103,7 +103,9 @@ final class WavesByUse {
    */
   private void crossings(InUse.Lookup lookup, ObjectMetadata owner) {
     DependencyGraph graph = lookup.graph();
-    UnderDeletion underDeletion = new UnderDeletion(graph);
+    // may go: marked as deleted, or every owner of it may (however it deletes its dependents); an owner that
+    // stays keeps it, and so it is no part of a wait across subtrees ({@link UsersRing} asks whether it surely goes)
+    Goes underDeletion = new Goes(graph, Set.of(), o -> true);
     for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {
@@ -159,52 +161,6 @@ final class WavesByUse {
           waitedOnFromOutside.addAll(e.getValue());
         }
       }
-    }
-  }
-
-  /**
-   * Whether an object is under a deletion: marked as deleted, or below one that is through valid
-   * references (it may go; {@link UsersRing} asks the stricter question, whether it surely goes).
-   */
-  private static final class UnderDeletion {
-    private final DependencyGraph graph;
-    private final Map<ObjectRef, Boolean> known = new HashMap<>();
-
-    UnderDeletion(DependencyGraph graph) {
-      this.graph = graph;
-    }
-
-    boolean test(ObjectMetadata o) {
-      if (o == null) {
-        return false;
-      }
-      if (o.beingDeleted()) {
-        return true;
-      }
-      Boolean k = known.get(o.ref());
-      if (k != null) {
-        return k;
-      }
-      Deque<ObjectMetadata> todo = new ArrayDeque<>(List.of(o)); // up through its ancestors: loops of owners too
-      Set<ObjectRef> seen = new HashSet<>(List.of(o.ref()));
-      while (!todo.isEmpty()) {
-        ObjectMetadata x = todo.pop();
-        for (OwnerLink link : x.owners()) {
-          ObjectMetadata owner = graph.validity(x, link) == LinkValidity.VALID ? graph.get(link) : null;
-          if (owner == null || !seen.add(owner.ref())) {
-            continue;
-          }
-          if (owner.beingDeleted() || Boolean.TRUE.equals(known.get(owner.ref()))) {
-            known.put(o.ref(), true);
-            return true;
-          }
-          if (known.get(owner.ref()) == null) {
-            todo.push(owner);
-          }
-        }
-      }
-      seen.forEach(ref -> known.put(ref, false)); // what is above them is above it: none is under a deletion
-      return false;
     }
   }
 

@@ -319,6 +319,32 @@ class InUseTest {
     }
   }
 
+  @Test
+  void aDependentSharedWithADependentKeptByAnotherOwnerRaisesNoWave() {
+    // The soak, seed 5448005833463982636 round 7: n1-5's ring uses n1-2 (wave 2) and n1-4, so n1-5 goes in
+    // wave 2. n2-0 and n2-1 are shared with n1-0, which "keeper" keeps: n1-0 never goes, so they wait on
+    // nothing outside, and n1-4 and n1-6 stay in wave 0. They went with n1-5 in wave 2, before n1-2.
+    List<String> removed = played(obj("root").syncFinalizer().build(), obj("keeper").build(),
+        obj("n1-0").ownedBy("root", "keeper").build(),
+        obj("n1-1").ownedBy("root").annotate(Names.DELETION_WAVE, "0").build(),
+        obj("n1-2").ownedBy("root").annotate(Names.DELETION_WAVE, "2").build(),
+        obj("n1-3").ownedBy("root").annotate(Names.DELETION_WAVE, "-1").build(),
+        obj("n1-4").ownedBy("root").annotate(Names.DELETION_WAVE, "0").build(),
+        obj("n1-5").ownedBy("root").annotate(Names.DELETION_WAVE, "0").build(),
+        obj("n1-6").ownedBy("root").annotate(Names.DELETION_WAVE, "0").build(),
+        obj("n2-0").ownedBy("n1-0", "n1-4").build(), obj("n2-1").ownedBy("n1-0", "n1-5", "n1-6").build(),
+        obj("r0").ownedBy("n1-5", "r2").uses("widget/n1-2").build(), obj("r1").ownedBy("r0").build(),
+        obj("r2").ownedBy("r1").uses("widget/n1-4").build(), obj("leaf").ownedBy("r2").build(),
+        obj("k0").ownedBy("n1-6", "k2").build(), obj("k1").ownedBy("k0", "keeper").build(),
+        obj("k2").ownedBy("k1").build());
+
+    assertTrue(removed.containsAll(List.of("root", "n1-1", "n1-2", "n1-3", "n1-4", "n1-5", "n1-6", "r0")), removed.toString());
+    for (String lower : List.of("n1-1", "n1-4", "n1-6")) {
+      assertTrue(removed.indexOf("n1-2") < removed.indexOf(lower), "wave 2 before wave 0: " + removed);
+    }
+    assertTrue(removed.indexOf("r0") < removed.indexOf("n1-2"), "the user first: " + removed);
+  }
+
   /** The root deleted and the whole deletion played (no time passes: a deadline never comes), in order of removal. */
   private static List<String> played(ObjectMetadata... world) {
     return Simulation.played(List.of(world), "root");
