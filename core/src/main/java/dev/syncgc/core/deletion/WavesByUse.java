@@ -30,7 +30,7 @@ import java.util.function.ToIntFunction;
  *       dependent whose subtree waits for something going outside (a user outside, or an owner
  *       outside of a shared dependent): otherwise the one could wait for its wave behind the other,
  *       the other for the outside, and the outside, through other owners' waves, for the one: a
- *       deadlock no single owner sees. What stays outside (no deletion above it) is no part of one.
+ *       deadlock no single owner sees. What stays outside (no deletion above it, or an owner that stays) is no part of one.
  * </ul>
  * Both follow the holds inside the owner's subtree (the one that waits for another's users waits for
  * whatever those wait for). Worked out only while the graph holds some use and the dependents are in
