@@ -17,7 +17,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Whether an object goes, for {@link UsersRing}: it is being deleted, or in the cascade under way, or
+ * Whether an object goes ({@link UsersRing}), or may go ({@link #mayGo}, for {@link WavesByUse}): it is
+ * being deleted, or in the cascade under way, or
  * a cascade above it deletes it: every owner of it goes and waits for it (an owner that stays keeps
  * it), and one of them is on its way down from a deletion. The last part is what a ring of owners
  * needs: a ring under an owner that goes, kept alive by nothing else, goes with it (the ring rule);
@@ -42,6 +43,14 @@ final class Goes {
     this.graph = graph;
     this.going = going;
     this.cascades = cascades;
+  }
+
+  /**
+   * Whether an object may go: marked as deleted, or every owner of it may, however it deletes its
+   * dependents (an owner that stays keeps it); {@link UsersRing} asks the stricter question.
+   */
+  static Goes mayGo(DependencyGraph graph) {
+    return new Goes(graph, Set.of(), o -> true);
   }
 
   boolean test(ObjectMetadata o) {

@@ -103,9 +103,7 @@ final class WavesByUse {
    */
   private void crossings(InUse.Lookup lookup, ObjectMetadata owner) {
     DependencyGraph graph = lookup.graph();
-    // may go: marked as deleted, or every owner of it may (however it deletes its dependents); an owner that
-    // stays keeps it, and so it is no part of a wait across subtrees ({@link UsersRing} asks whether it surely goes)
-    Goes underDeletion = new Goes(graph, Set.of(), o -> true);
+    Goes mayGo = Goes.mayGo(graph); // an object another owner keeps is no part of a wait across subtrees
     for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {
@@ -114,7 +112,7 @@ final class WavesByUse {
       for (OwnerLink link : o.owners()) {
         ObjectMetadata other = link.refersTo(owner.ref()) ? null : graph.get(link);
         if (other != null && !rootsOf.containsKey(other.ref())
-            && graph.validity(o, link) == LinkValidity.VALID && underDeletion.test(other)) {
+            && graph.validity(o, link) == LinkValidity.VALID && mayGo.test(other)) {
           waitsOnOutside.addAll(e.getValue()); // it starts once that owner started
           waitedOnFromOutside.addAll(e.getValue()); // that owner is gone once it is
         }
@@ -122,7 +120,7 @@ final class WavesByUse {
       for (ObjectMetadata user : lookup.users(o)) {
         Set<ObjectRef> userRoots = rootsOf.get(user.ref());
         if (userRoots == null) {
-          if (underDeletion.test(user)) {
+          if (mayGo.test(user)) {
             waitsOnOutside.addAll(e.getValue());
           }
           continue;
