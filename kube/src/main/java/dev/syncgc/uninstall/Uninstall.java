@@ -210,12 +210,13 @@ public final class Uninstall {
     String done = handover.describe(object);
     if (handover != Handover.NONE) {
       ApiResult r = writes.delete(kind, ref, 0, null, handover.propagationPolicy(), ObjectWrites.UNCHECKED);
-      if (r.gone() || r.code() == 409) {
-        log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // 409: the uid precondition, another object now
+      if (r.gone() || r.conflict()) { // the API server's own conflict here is the uid precondition: another object now
+        log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // (a webhook's 409 is a refusal: below)
         return Left.DELETED_WITH_ITS_PROPAGATION;
       }
       if (!r.ok()) {
-        log.warn("could not hand over object={} uid={} error={}", ref, ref.uid(), r.message());
+        log.warn("could not hand over object={} uid={} error={}{}", ref, ref.uid(), r.message(), r.refused()
+            ? "; it keeps syncgc's finalizer: lift the refusal, then run the release again" : "");
         return Left.FAILED;
       }
     }

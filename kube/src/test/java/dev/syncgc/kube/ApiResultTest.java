@@ -56,6 +56,39 @@ class ApiResultTest {
     }
   }
 
+  // SPEC: a refusal is told by what the API server says, not by its code. An admission webhook may
+  // deny with any code; the API server keeps it and prefixes the message (webhookerrors.ToStatusErr):
+  // Crossplane's Usage webhook denies a DELETE with 409.
+  private static final String WEBHOOK_409 = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+      + "\"status\":\"Failure\",\"message\":\"admission webhook \\\"nousages.apiextensions.crossplane.io\\\" denied"
+      + " the request: This resource is in-use by 1 Usage(s), including the Usage \\\"u\\\"\",\"reason\":\"Conflict\","
+      + "\"code\":409}";
+  private static final String WEBHOOK_404 = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":"
+      + "\"admission webhook \\\"guard.example.com\\\" denied the request: not here\",\"code\":404}";
+
+  @Test
+  void aWebhooksDenialIsARefusalWhateverItsCode() {
+    for (ApiResult r : new ApiResult[] {new ApiResult(409, WEBHOOK_409), new ApiResult(404, WEBHOOK_404)}) {
+      assertFalse(r.conflict(), r.body());
+      assertFalse(r.gone(), r.body());
+      assertTrue(r.refused(), r.body());
+      assertFalse(r.missingPermission(), r.body());
+      assertTrue(r.message().contains("denied the request"), r.message());
+    }
+  }
+
+  @Test
+  void onlyTheApiServersOwnConflictIsAConflict() {
+    // a 409 that is not the API server's optimistic-concurrency or precondition answer (a proxy, a
+    // body that is not a Status) asks for no fresh plan: it is reported as it came
+    ApiResult other = new ApiResult(409, "{\"kind\":\"Status\",\"message\":\"in use\",\"reason\":\"Conflict\",\"code\":409}");
+    assertFalse(other.conflict());
+    assertTrue(other.refused());
+    assertFalse(new ApiResult(409, "not json").conflict());
+    assertTrue(new ApiResult(404, "{\"kind\":\"Status\",\"message\":\"configmaps \\\"d\\\" not found\","
+        + "\"reason\":\"NotFound\",\"details\":{\"name\":\"d\",\"kind\":\"configmaps\"},\"code\":404}").gone());
+  }
+
   @Test
   void rbacsForbiddenIsAMissingPermission() {
     ApiResult r = new ApiResult(403, RBAC_403);

@@ -58,8 +58,8 @@ class AnswerMatrixTest {
   /** The answers, named as the matrix prints them. */
   enum Reply {
     OK(200, null), GONE(404, STATUS + "\"message\":\"widgets \\\"x\\\" not found\",\"reason\":\"NotFound\",\"code\":404}"),
-    CONFLICT(409, STATUS + "\"message\":\"Operation cannot be fulfilled: the ResourceVersion in the precondition does"
-        + " not match\",\"reason\":\"Conflict\",\"details\":{\"name\":\"x\",\"kind\":\"widgets\"},\"code\":409}"),
+    CONFLICT(409, STATUS + "\"message\":\"Operation cannot be fulfilled on widgets.example.com \\\"x\\\": the"
+        + " ResourceVersion in the precondition (7) does not match the ResourceVersion in record (8)\",\"reason\":\"Conflict\",\"details\":{\"name\":\"x\",\"kind\":\"widgets\"},\"code\":409}"),
     PATCH_TEST_FAILED(422, STATUS + "\"message\":\"the server rejected our request due to an error in our request\","
         + "\"reason\":\"Invalid\",\"details\":{},\"code\":422}"),
     ADMISSION_422(422, STATUS + "\"message\":\"widgets \\\"x\\\" is forbidden: ValidatingAdmissionPolicy 'p' with"
@@ -69,6 +69,12 @@ class AnswerMatrixTest {
         + "\"reason\":\"Forbidden\",\"details\":{\"name\":\"x\",\"kind\":\"widgets\"},\"code\":403}"),
     RBAC_403(403, STATUS + "\"message\":\"widgets \\\"x\\\" is forbidden: User \\\"syncgc\\\" cannot delete resource"
         + " \\\"widgets\\\"\",\"reason\":\"Forbidden\",\"details\":{\"name\":\"x\",\"kind\":\"widgets\"},\"code\":403}"),
+    /** Crossplane's Usage webhook refuses a DELETE with 409: the API server keeps the code, prefixes the message. */
+    WEBHOOK_409(409, STATUS + "\"message\":\"admission webhook \\\"nousages.apiextensions.crossplane.io\\\" denied"
+        + " the request: This resource is in-use by 1 Usage(s)\",\"reason\":\"Conflict\",\"code\":409}"),
+    /** A webhook may refuse with 404 too: no sign that the object is gone. */
+    WEBHOOK_404(404, STATUS + "\"message\":\"admission webhook \\\"guard.example.com\\\" denied the request:"
+        + " not here\",\"code\":404}"),
     BAD_REQUEST(400, STATUS + "\"message\":\"bad request\",\"reason\":\"BadRequest\",\"code\":400}"),
     THROTTLED_THEN_OK(429, STATUS + "\"message\":\"too many requests\",\"reason\":\"TooManyRequests\",\"code\":429}"),
     SERVER_ERROR(500, STATUS + "\"message\":\"etcdserver: request timed out\",\"code\":500}"),
@@ -130,7 +136,8 @@ class AnswerMatrixTest {
           ? new Action(Next.RETRY, "its owner Widget/co exists but is not seen yet") : new Action(Next.DONE, null);
       case GONE -> new Action(Next.DONE, null); // a GET's 404: the owner is gone, so the DELETE goes (answered 200)
       case CONFLICT, PATCH_TEST_FAILED -> new Action(Next.RETRY, null);
-      case ADMISSION_422, ADMISSION_403, BAD_REQUEST -> new Action(Next.RETRY, ownerCall ? null : "refused " + what);
+      case ADMISSION_422, ADMISSION_403, WEBHOOK_409, WEBHOOK_404, BAD_REQUEST ->
+          new Action(Next.RETRY, ownerCall ? null : "refused " + what);
       case RBAC_403 -> new Action(Next.RETRY, ownerCall ? null : "missing permission for " + what);
       case SERVER_ERROR, UNAVAILABLE, NO_ANSWER, TIMEOUT ->
           new Action(Next.RETRY, ownerCall ? null : "failed " + what);
