@@ -249,13 +249,13 @@ class InUseIT {
           .pollInterval(Duration.ofMillis(200)).until(() -> ObjectAwaits.exists(client, x));
       assertTrue(deletions.find(x).isEmpty(), "x not deleted while y exists: " + deletions.deletions());
 
-      if (TestCluster.get().builtInCollector()) {
-        // the collector deletes x, whose owner is gone: the hold keeps it until y goes
-        Events.awaitContaining(client, x, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/y");
-        client.configMaps().inNamespace(ns.name()).withName("y").delete();
-        deletions.awaitDeleted(GONE_DEADLINE, List.of(y, x));
-        deletions.assertBefore("y", "x");
-      }
+      // x goes once its last user is gone (SPEC "In use"), also where kube-controller-manager runs no
+      // collector: at the deadline syncgc marked it deleted (it carries syncgc's finalizer, so the DELETE
+      // removes nothing), and the hold keeps it until y goes
+      Events.awaitContaining(client, x, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/y");
+      client.configMaps().inNamespace(ns.name()).withName("y").delete();
+      deletions.awaitDeleted(GONE_DEADLINE, List.of(y, x));
+      deletions.assertBefore("y", "x");
       deletions.checkWatches();
     }
   }
@@ -287,6 +287,75 @@ class InUseIT {
             message -> paths.stream().anyMatch(message::contains));
       }
     }
+  }
+
+  /**
+   * SPEC "In use": no release rule frees a used object. a owns b, b owns a, both opted in and deleted; u,
+   * outside the ring, uses b: the ring is not released while u exists (before: both went within
+   * seconds), and goes as a unit once u is gone, u first.
+   */
+  @Test
+  void aRingWithAMemberInUseFromOutsideWaitsForTheUserThenGoesAsAUnit(TestNamespace ns) {
+    try (DeletionOrder deletions = order(ns)) {
+      GenericKubernetesResource a = Widgets.create(client, ns.name(), "a").synchronous().annotate(TIMEOUT, "10m")
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
+      GenericKubernetesResource b = Widgets.create(client, ns.name(), "b").synchronous().annotate(TIMEOUT, "10m")
+          .ownedBy(a).applyAndAwaitFinalizer(SETUP_DEADLINE);
+      Widgets.widget(client, ns.name(), "a").edit(w -> {
+        w.getMetadata().getOwnerReferences().add(Widgets.ownerReference(b));
+        return w;
+      });
+      ConfigMap u = configMap(ns, "u", Map.of(USES, "widget.test.syncgc.dev/b"));
+
+      Widgets.widget(client, ns.name(), "a").delete();
+      Widgets.widget(client, ns.name(), "b").delete();
+
+      Events.awaitContaining(client, b, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/u");
+      await("the ring stays while u uses b").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(200)).until(() -> ObjectAwaits.exists(client, a) && ObjectAwaits.exists(client, b));
+      assertTrue(deletions.find(a).isEmpty() && deletions.find(b).isEmpty(), deletions.deletions().toString());
+
+      client.configMaps().inNamespace(ns.name()).withName("u").delete();
+      deletions.awaitDeleted(GONE_DEADLINE, List.of(u, a, b));
+      deletions.assertBefore("u", "b");
+      deletions.checkWatches();
+    }
+  }
+
+  /**
+   * SPEC "In use": cycles of use are released whatever their size. x uses y, y uses x, both deleted, y
+   * owns 1,100 objects: before, the search for the cycle gave up after 1,000 steps and both stayed
+   * WaitingForUsers for ever (with 10 dependents they went); now all go, with a DependencyCycle Event.
+   */
+  @Test
+  void aCycleOfUseThroughAWideObjectIsReleasedWhateverItsSize(TestNamespace ns) throws Exception {
+    GenericKubernetesResource x = Widgets.create(client, ns.name(), "x").synchronous().annotate(TIMEOUT, "10m")
+        .annotate(USES, "widget.test.syncgc.dev/y").applyAndAwaitFinalizer(SETUP_DEADLINE);
+    GenericKubernetesResource y = Widgets.create(client, ns.name(), "y").synchronous().annotate(TIMEOUT, "10m")
+        .annotate(USES, "widget.test.syncgc.dev/x").applyAndAwaitFinalizer(SETUP_DEADLINE);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      List<java.util.concurrent.Future<?>> created = new java.util.ArrayList<>();
+      for (int i = 0; i < 1_100; i++) {
+        String name = "d" + i;
+        created.add(pool.submit(() -> client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder()
+            .withNewMetadata().withName(name).withOwnerReferences(Widgets.ownerReference(y)).endMetadata().build())
+            .create()));
+      }
+      for (var f : created) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    Widgets.widget(client, ns.name(), "x").delete();
+    Widgets.widget(client, ns.name(), "y").delete();
+
+    ObjectAwaits.awaitAllGone(client, List.of(x, y), Duration.ofSeconds(120));
+    await("y's dependents are gone").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> client.configMaps().inNamespace(ns.name()).list().getItems().stream()
+            .noneMatch(c -> c.getMetadata().getName().matches("d\\d+")));
+    Events.awaitContaining(client, x, "Warning", "DependencyCycle", "Widget/" + ns.name() + "/y");
   }
 
   /**

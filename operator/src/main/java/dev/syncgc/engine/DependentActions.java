@@ -1,7 +1,9 @@
 package dev.syncgc.engine;
 
+import dev.syncgc.core.deletion.Failures;
 import dev.syncgc.core.deletion.Ring;
 import dev.syncgc.core.deletion.SendCheck;
+import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.graph.OwnerState;
@@ -15,6 +17,7 @@ import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.kube.TrackedKind;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,9 +36,11 @@ final class DependentActions {
   private final Reflectors reflectors;
   private final ObjectStates states;
   private final SendCheck check;
+  private final Clock clock;
 
   DependentActions(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
-      ObjectStates states, SendCheck check) {
+      ObjectStates states, SendCheck check, Clock clock) {
+    this.clock = clock;
     this.states = states;
     this.check = check;
     this.graph = graph;
@@ -46,6 +51,27 @@ final class DependentActions {
   }
 
   String lastFailure(String uid) {
+    ObjectStates.Failure failure = failureOf(uid);
+    return failure == null ? null : failure.why();
+  }
+
+  /** Why and when the last call on each object failed, as the planner reads it. */
+  Failures failures() {
+    return new Failures() {
+      @Override
+      public String why(String uid) {
+        return lastFailure(uid);
+      }
+
+      @Override
+      public Instant at(String uid) {
+        ObjectStates.Failure failure = failureOf(uid);
+        return failure == null ? null : failure.at();
+      }
+    };
+  }
+
+  private ObjectStates.Failure failureOf(String uid) {
     ObjectStates.State state = states.peek(uid);
     return state == null ? null : state.lastFailure;
   }
@@ -68,7 +94,7 @@ final class DependentActions {
   }
 
   private void failure(String uid, String reason) {
-    states.of(uid).lastFailure = reason;
+    states.of(uid).lastFailure = new ObjectStates.Failure(reason, clock.instant());
   }
 
   private void succeeded(String uid) {
@@ -93,8 +119,10 @@ final class DependentActions {
    * Each write goes only if, when it is sent, the owner's deletion still cascades ({@code cascading}),
    * the graph has not seen the dependent deleted, and no other owner keeps it as the graph has it then.
    */
-  Next delete(ObjectMetadata d, boolean finalizeFirst, ObjectMetadata owner,
-      SettingsInForce settings, Instant deadline, Supplier<String> cascading) {
+  Next delete(Step.DeleteDependent step, ObjectMetadata owner, SettingsInForce settings, Instant deadline,
+      Supplier<String> cascading) {
+    ObjectMetadata d = step.dependent();
+    boolean finalizeFirst = step.finalizeFirst();
     TrackedKind kind = reflectors.kindOf(d.ref());
     if (graph.seenDeleted(d.uid())) {
       return Next.DONE; // gone while the call waited for its turn
@@ -104,7 +132,8 @@ final class DependentActions {
     }
     Supplier<String> stands = () -> {
       String why = cascading.get();
-      return why != null ? why : graph.seenDeleted(d.uid()) ? "the dependent is gone" : check.dependentKept(owner, d);
+      why = why != null ? why : graph.seenDeleted(d.uid()) ? "the dependent is gone" : check.dependentKept(owner, d);
+      return why != null ? why : check.userAppeared(d, step.users(), finalizeFirst);
     };
     long resourceVersion = d.resourceVersion();
     if (finalizeFirst) {

@@ -3,6 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.Removal;
+import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.http.Liveness;
@@ -147,6 +148,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       queue.add(owner);
     }
     for (ObjectMetadata gone : removal.objects()) {
+      leftBehindBy(gone.uid());
       holds.namedBy(null, gone).forEach(queue::add); // a user went: what it used may go now
       holds.release(gone.uid());
       states.forget(gone.uid()); // everything kept about it goes with it
@@ -174,12 +176,22 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   @Override
   public void deleted(TrackedKind kind, ObjectMetadata object) {
     String uid = object.uid();
+    leftBehindBy(uid);
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
     holds.namedBy(null, object).forEach(queue::add); // a user went: what it used may go now
     holds.release(uid);
     states.forget(uid); // everything kept about it goes with it
+  }
+
+  /** An owner went: what its Release deadline left behind may go now (LeftBehindSync). */
+  private void leftBehindBy(String owner) {
+    for (ObjectMetadata d : graph.dependentsOf(owner)) {
+      if (d.annotation(Names.LEFT_BEHIND_BY) != null) {
+        queue.add(d.uid());
+      }
+    }
   }
 
   /** Starts the workers; call once every kind has listed, so no decision rests on a partial graph. */

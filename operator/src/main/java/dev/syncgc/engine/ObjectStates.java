@@ -29,8 +29,8 @@ final class ObjectStates {
     volatile boolean warnedUnknown;
     /** ObjectSync: invalid annotations and owner references reported already (one Event each). */
     final Set<String> reported = ConcurrentHashMap.newKeySet();
-    /** DependentActions: why the last call on it failed, named as its blocker; null if none. */
-    volatile String lastFailure;
+    /** DependentActions: why and when the last call on it failed, named as its blocker; null if none. */
+    volatile Failure lastFailure;
     /** DependentActions: a DELETE went to it and the graph has not seen it being deleted yet. */
     volatile boolean deleteSent;
     /** StepExecutor: the Orphan hand-over DELETE was answered with the orphan finalizer: never sent again. */
@@ -40,6 +40,9 @@ final class ObjectStates {
     /** DeletionReporter: the members (sorted uids) of the ring it was released with, once reported. */
     volatile String reportedRing;
   }
+
+  /** Why a call on an object failed, in the API server's words, and when. */
+  record Failure(String why, java.time.Instant at) {}
 
   private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
   /** Whether the graph holds the object: a record is kept only for one it holds. */

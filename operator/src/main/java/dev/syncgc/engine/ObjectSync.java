@@ -89,6 +89,9 @@ final class ObjectSync {
         object.beingDeleted(), object.finalizers(), object.annotations());
     warnings.report(object, settings.own().invalid(), inUse);
     if (!object.beingDeleted()) {
+      if (object.annotation(Names.LEFT_BEHIND_BY) != null && executor.leftBehind(object) == Next.RETRY) {
+        return false;
+      }
       return keepFinalizer(object, settings.propagation(), FinalizerChange.decide(object, settings.propagation(),
           settings.propagationInvalid(), cascadeActive(object)));
     }
@@ -108,7 +111,7 @@ final class ObjectSync {
     // before anything is deleted or let go: has the graph seen every dependent (and user) there is?
     List<Blocker> unverified = deletesDependents || inUse ? barrier.verify(object, reflectors::listableKinds)
         : List.of();
-    List<Step> steps = planner.plan(graph, object, settings, clock.instant(), executor::lastFailure, unverified,
+    List<Step> steps = planner.plan(graph, object, settings, clock.instant(), executor.failures(), unverified,
         inForce);
     if (!ringVerified(steps)) {
       return false; // a ring goes as a unit only once every member's view is verified too

@@ -2,6 +2,7 @@ package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.Failures;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.core.deletion.Step;
@@ -43,6 +44,7 @@ final class StepExecutor {
   private final Supplier<String> leading;
   private final InUseHolds holds;
   private final ObjectStates states;
+  private final LeftBehindSync leftBehind;
 
   /**
    * @param inForce any object's settings in force, as the planner is given them
@@ -62,11 +64,22 @@ final class StepExecutor {
     this.calls = calls;
     this.check = new SendCheck(graph, inForce);
     this.leading = () -> queue.isShutdown() ? "this replica no longer leads (its workers were stopped)" : paused.get();
-    this.dependents = new DependentActions(graph, api, reporter, reflectors, states, check);
+    this.dependents = new DependentActions(graph, api, reporter, reflectors, states, check, clock);
+    this.leftBehind = new LeftBehindSync(graph, api, reflectors, states, clock, leading);
   }
 
   String lastFailure(String uid) {
     return dependents.lastFailure(uid);
+  }
+
+  /** Why and when the last call on each object failed, as the planner reads it. */
+  Failures failures() {
+    return dependents.failures();
+  }
+
+  /** An object a Release deadline left behind: deleted once its owners are gone ({@link LeftBehindSync}). */
+  Next leftBehind(ObjectMetadata object) {
+    return leftBehind.sync(object);
   }
 
   /** The graph saw the object being deleted: a DELETE sent to it is no longer pending. */
@@ -112,8 +125,7 @@ final class StepExecutor {
       } else if (step instanceof Step.DeleteDependent delete) {
         if (!dependents.deleteSent(delete.dependent().uid())) { // not seen going yet: no second DELETE
           Instant ownerDeadline = deadline;
-          batches.add(() -> dependents.delete(delete.dependent(), delete.finalizeFirst(), owner, settings,
-              ownerDeadline, cascading));
+          batches.add(() -> dependents.delete(delete, owner, settings, ownerDeadline, cascading));
         }
       } else {
         Next acted = batches.finish();
@@ -123,7 +135,11 @@ final class StepExecutor {
         }
         if (step instanceof Step.Release release) {
           // never let the owner go on a view that a failed call just proved stale
-          return acted == Next.RETRY ? Next.RETRY : release(owner, release.outcome(), release.remaining());
+          if (acted == Next.RETRY) {
+            return Next.RETRY;
+          }
+          leftBehind.mark(owner, release.leftBehind());
+          return release(owner, release.outcome(), release.remaining());
         } else if (step instanceof Step.ReleaseRing ring) {
           return acted == Next.RETRY ? Next.RETRY : releaseRing(owner, ring);
         }

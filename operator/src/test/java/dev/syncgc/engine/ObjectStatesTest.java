@@ -28,7 +28,7 @@ class ObjectStatesTest {
   @Test
   void aRecordWrittenAfterTheObjectWentIsNotKept() {
     graph.add("d");
-    states.of("d").lastFailure = "DELETE refused";
+    states.of("d").lastFailure = new ObjectStates.Failure("DELETE refused", java.time.Instant.EPOCH);
     gone("d");
 
     states.of("d").deleteSent = true; // the DELETE's answer, read after the watch event

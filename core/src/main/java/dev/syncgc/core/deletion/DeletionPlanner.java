@@ -53,7 +53,7 @@ public final class DeletionPlanner {
    *     own deletion cascades); asked once per object a plan looks at, not once per question
    */
   public List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
-      Function<String, String> lastFailure, List<Blocker> unverified, Function<ObjectMetadata, SettingsInForce> inForce) {
+      Failures lastFailure, List<Blocker> unverified, Function<ObjectMetadata, SettingsInForce> inForce) {
     Function<ObjectMetadata, SettingsInForce> once = oncePerObject(inForce);
     return plan(graph, owner, settings, now, lastFailure, unverified, o -> once.apply(o).wave(),
         o -> once.apply(o).cascades());
@@ -61,7 +61,7 @@ public final class DeletionPlanner {
 
   /**
    * @param settings the owner's settings in force
-   * @param lastFailure why the last API call on an object (by uid) failed, or null
+   * @param lastFailure why and when the last API call on an object (by uid) failed
    * @param unverified what could not be checked for dependents the graph has not seen (kinds that
    *     could not be listed); while any is left nothing is deleted and the owner is not let go,
    *     except at its deadline (with {@code Release})
@@ -70,7 +70,7 @@ public final class DeletionPlanner {
    *     (its propagation in force is {@code Synchronous})
    */
   private List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
-      Function<String, String> lastFailure, List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf,
+      Failures lastFailure, List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf,
       Predicate<ObjectMetadata> cascades) {
     List<Step> steps = new ArrayList<>();
     if (inUse) {

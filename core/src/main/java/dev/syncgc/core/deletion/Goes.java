@@ -46,11 +46,13 @@ final class Goes {
   }
 
   /**
-   * Whether an object may go: marked as deleted, or every owner of it may, however it deletes its
-   * dependents (an owner that stays keeps it); {@link UsersRing} asks the stricter question.
+   * Whether an object may go: marked as deleted, or every owner of it may and deletes its dependents
+   * when it goes (foreground deletion, or syncgc's cascade: {@link Keepers#deletesDependents}); an owner
+   * that stays, orphans, or is held by another controller's finalizer keeps it, as for the ring rule.
+   * {@link UsersRing} asks the stricter question.
    */
-  static Goes mayGo(DependencyGraph graph) {
-    return new Goes(graph, Set.of(), o -> true);
+  static Goes mayGo(DependencyGraph graph, Predicate<ObjectMetadata> cascades) {
+    return new Goes(graph, Set.of(), o -> Keepers.deletesDependents(o, cascades));
   }
 
   boolean test(ObjectMetadata o) {

@@ -109,7 +109,16 @@ final class Keepers {
    * collector's), or syncgc's own cascade.
    */
   private boolean deletesDependents(ObjectMetadata owner) {
-    return owner.hasFinalizer(Names.FOREGROUND_FINALIZER) || cascadesNow(owner);
+    return deletesDependents(owner, cascades);
+  }
+
+  /** As above, for an owner being deleted, with {@code cascades} the settings in force. */
+  static boolean deletesDependents(ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
+    return owner.hasFinalizer(Names.FOREGROUND_FINALIZER) || cascadesNow(owner, cascades);
+  }
+
+  private boolean cascadesNow(ObjectMetadata owner) {
+    return cascadesNow(owner, cascades);
   }
 
   /**
@@ -117,7 +126,7 @@ final class Keepers {
    * finalizer on it or its deletion started (a deadline recorded: one released at a {@code Release}
    * deadline still has its remaining dependents deleted, SPEC "Cycles and timeouts").
    */
-  private boolean cascadesNow(ObjectMetadata owner) {
+  private static boolean cascadesNow(ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
     return (owner.hasFinalizer(Names.FINALIZER) || owner.annotation(Names.DEADLINE) != null)
         && !owner.hasFinalizer(Names.ORPHAN_FINALIZER) && cascades.test(owner);
   }

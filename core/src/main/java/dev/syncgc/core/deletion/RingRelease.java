@@ -23,10 +23,16 @@ final class RingRelease {
   /**
    * The ring's release, if it is due: every member waits for its dependents (syncgc's or the
    * foreground finalizer) and for nothing else (another controller's finalizer is waited for
-   * first), and no member has a dependent outside the ring. Members with an owner outside the ring
-   * come last, so that an owner waiting for them sees the whole ring gone before it goes itself.
+   * first), no member has a dependent outside the ring, and no member is held in use by a user
+   * outside it (SPEC "In use": no release rule frees a used object; the whole ring waits, since
+   * releasing the others would let an owner of the ring go before it). Members with an owner outside
+   * the ring come last, so that an owner waiting for them sees the whole ring gone before it goes
+   * itself.
+   *
+   * @param heldInUse whether a member's users hold it (users inside the ring do not)
    */
-  static Optional<Step.ReleaseRing> of(DependencyGraph graph, ObjectMetadata owner) {
+  static Optional<Step.ReleaseRing> of(DependencyGraph graph, ObjectMetadata owner,
+      java.util.function.Predicate<ObjectMetadata> heldInUse) {
     Ring ring = Ring.of(graph, owner);
     if (!ring.isClosed()) {
       return Optional.empty(); // the usual case, found from the owner's ancestors alone
@@ -34,7 +40,7 @@ final class RingRelease {
     List<ObjectMetadata> inner = new ArrayList<>();
     List<ObjectMetadata> entries = new ArrayList<>();
     for (ObjectMetadata member : ring.members()) {
-      if (!waitsOnlyForDependents(member)) {
+      if (!waitsOnlyForDependents(member) || heldInUse.test(member)) {
         return Optional.empty(); // a member that will go by itself, or is held by someone else
       }
       for (ObjectMetadata d : graph.dependentsOf(member.uid())) {

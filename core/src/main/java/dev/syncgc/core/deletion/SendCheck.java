@@ -74,4 +74,28 @@ public final class SendCheck {
       case DOOMED -> "another owner, about to be deleted by a cascade, keeps it now";
     };
   }
+
+  /**
+   * Why deleting {@code planned} no longer stands because a user of it appeared since the plan (SPEC
+   * "In use": a used object is deleted only after every user of it is gone), or null. {@code seen}:
+   * the users the plan saw and let it go despite ({@link Step.DeleteDependent#users()}; null: usage
+   * not looked at). A DELETE that only marks the object (it carries syncgc's finalizer, or gets it
+   * first) removes nothing: its own hold keeps it while the user is there.
+   */
+  public String userAppeared(ObjectMetadata planned, java.util.Set<String> seen, boolean finalizeFirst) {
+    if (seen == null || finalizeFirst) {
+      return null;
+    }
+    ObjectMetadata d = graph.get(planned.uid());
+    d = d != null ? d : planned;
+    if (d.hasFinalizer(Names.FINALIZER)) {
+      return null;
+    }
+    for (ObjectMetadata user : InUse.users(graph, d)) {
+      if (!seen.contains(user.uid())) {
+        return "a user appeared since the plan: " + user.ref();
+      }
+    }
+    return null;
+  }
 }

@@ -6,6 +6,7 @@ import dev.syncgc.core.model.ObjectRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** One thing the I/O edge must do for an owner under deletion. */
@@ -45,8 +46,20 @@ public sealed interface Step {
   /**
    * Delete a dependent. If {@code finalizeFirst}, it has dependents of its own: put it under
    * synchronous deletion first (finalizer, with the owner's deadline and grace period).
+   *
+   * @param users the uids of the dependent's users the plan saw and let it go despite (users that use
+   *     each other, going as a unit), so that one that appears before the call is sent stops it
+   *     ({@link SendCheck#userAppeared}); null when usage is not looked at
    */
-  record DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst) implements Step {}
+  record DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst, Set<String> users) implements Step {
+    public DeleteDependent {
+      users = users == null ? null : Set.copyOf(users);
+    }
+
+    public DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst) {
+      this(dependent, finalizeFirst, Set.of());
+    }
+  }
 
   /**
    * Hand the owner's dependents to the API server's orphaning: DELETE the owner again with
@@ -56,8 +69,22 @@ public sealed interface Step {
    */
   record HandToOrphaning() implements Step {}
 
-  /** Let the owner go: remove the syncgc finalizer. */
-  record Release(Outcome outcome, List<Blocker> remaining) implements Step {}
+  /**
+   * Let the owner go: remove the syncgc finalizer.
+   *
+   * @param leftBehind at a Release deadline, the dependents whose calls still fail: marked as left
+   *     behind, so that syncgc deletes them once nothing refuses it (SPEC: the remaining dependents
+   *     are still deleted afterwards)
+   */
+  record Release(Outcome outcome, List<Blocker> remaining, List<ObjectMetadata> leftBehind) implements Step {
+    public Release {
+      leftBehind = List.copyOf(leftBehind);
+    }
+
+    public Release(Outcome outcome, List<Blocker> remaining) {
+      this(outcome, remaining, List.of());
+    }
+  }
 
   /** Let every member of a ring go at once; {@code path} is a closed path through it, first member repeated last. */
   record ReleaseRing(List<ObjectMetadata> members, List<ObjectRef> path) implements Step {}

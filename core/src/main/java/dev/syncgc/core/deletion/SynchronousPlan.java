@@ -23,7 +23,7 @@ final class SynchronousPlan {
   private final DependencyGraph graph;
   private final ObjectMetadata owner;
   private final Instant now;
-  private final Function<String, String> lastFailure;
+  private final Failures lastFailure;
   private final ToIntFunction<ObjectMetadata> waveOf;
   private final Predicate<ObjectMetadata> cascades;
   /** Each object's users, worked out once for this plan. */
@@ -31,7 +31,7 @@ final class SynchronousPlan {
   private final List<Step> steps;
   private final boolean inUse;
 
-  SynchronousPlan(DependencyGraph graph, ObjectMetadata owner, Instant now, Function<String, String> lastFailure,
+  SynchronousPlan(DependencyGraph graph, ObjectMetadata owner, Instant now, Failures lastFailure,
       ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades, List<Step> steps, boolean inUse) {
     this.inUse = inUse;
     this.graph = graph;
@@ -51,12 +51,10 @@ final class SynchronousPlan {
     }
     Instant lookAgainBy = deadline;
     if (!now.isBefore(deadline)) {
-      List<Blocker> remaining = withUnverified(unverified, Blockers.of(graph, dependents, lastFailure, usage::users));
+      List<Blocker> remaining = withUnverified(unverified, Blockers.of(graph, dependents, lastFailure::why, usage::users));
       if (onTimeout == OnTimeout.RELEASE) {
-        if (unverified.isEmpty()) {
-          deleteTheRest(dependents);
-        }
-        steps.add(new Step.Release(Outcome.TIMED_OUT, remaining));
+        List<ObjectMetadata> leftBehind = unverified.isEmpty() ? deleteTheRest(dependents, deadline) : List.of();
+        steps.add(new Step.Release(Outcome.TIMED_OUT, remaining, leftBehind));
         return steps;
       }
       if (owner.annotation(Names.TIMED_OUT) == null) {
@@ -67,7 +65,7 @@ final class SynchronousPlan {
     if (!unverified.isEmpty()) {
       // a dependent the graph has not seen may exist: deleting what it can see could delete a
       // parent before its unseen child, so nothing moves until the view is verified
-      steps.add(new Step.Wait(withUnverified(unverified, Blockers.of(graph, dependents, lastFailure, usage::users)),
+      steps.add(new Step.Wait(withUnverified(unverified, Blockers.of(graph, dependents, lastFailure::why, usage::users)),
           dependents.size(), lookAgainBy));
       return steps;
     }
@@ -85,14 +83,27 @@ final class SynchronousPlan {
    * another owner's kind does not resolve); one
    * whose co-owner is alive but doomed by another cascade ({@link Keepers.Keeper#DOOMED}): that
    * co-owner's own cascade, or the built-in collector, deletes it once the co-owner is gone. One
-   * whose last call failed is not tried again here, so that nothing can hold the owner past its
-   * deadline.
+   * whose call failed at or after the deadline (tried again then: the failure still holds) is not
+   * tried again here, so that nothing can hold the owner past its deadline: it is returned, left
+   * behind for syncgc to delete once nothing refuses it any more (the built-in collector, where it
+   * runs, does the same). One in use that carries syncgc's finalizer is deleted too: the DELETE only
+   * marks it, and its users' hold keeps it until the last is gone; one in use without it is left to
+   * the built-in collector (SPEC "In use").
+   *
+   * @return the dependents left behind because their calls still fail
    */
-  private void deleteTheRest(List<ObjectMetadata> dependents) {
+  private List<ObjectMetadata> deleteTheRest(List<ObjectMetadata> dependents, Instant deadline) {
     Keepers keepers = new Keepers(graph, waveOf, cascades);
     UsersRing rings = new UsersRing(usage, Set.of(), cascades); // one ring search for all of them, as in act()
+    List<ObjectMetadata> leftBehind = new ArrayList<>();
     for (ObjectMetadata d : dependents) {
-      if (d.uid().equals(owner.uid()) || lastFailure.apply(d.uid()) != null) {
+      if (d.uid().equals(owner.uid())) {
+        continue;
+      }
+      if (lastFailure.since(d.uid(), deadline)) {
+        if (!d.beingDeleted()) {
+          leftBehind.add(d);
+        }
         continue;
       }
       Keepers.Keeper keeper = keepers.otherKeeper(d, owner.uid());
@@ -100,11 +111,13 @@ final class SynchronousPlan {
         steps.add(new Step.DropReference(d, owner.uid())); // as before the deadline: the built-in collector
         continue; // cannot remove it when another owner's kind does not resolve
       }
-      if (!d.beingDeleted() && keeper == Keepers.Keeper.NONE
-          && !(inUse && InUse.of(usage, d, rings).holds())) { // in use: never deleted while a user is left
-        steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid())));
+      if (!d.beingDeleted() && keeper == Keepers.Keeper.NONE && (d.hasFinalizer(Names.FINALIZER)
+          || !(inUse && InUse.of(usage, d, rings).holds()))) { // in use: never removed while a user is left
+        steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid()),
+            usersSeen(d)));
       }
     }
+    return leftBehind;
   }
 
   /**
@@ -137,12 +150,13 @@ final class SynchronousPlan {
     for (ObjectMetadata d : toDelete) {
       if (waveIn.applyAsInt(d) == wave && !order.held(d)) {
         boolean finalizeFirst = !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid());
-        steps.add(new Step.DeleteDependent(d, finalizeFirst));
+        steps.add(new Step.DeleteDependent(d, finalizeFirst, usersSeen(d)));
         acted = true;
       }
     }
     if (!acted) {
-      Optional<Step.ReleaseRing> ring = RingRelease.of(graph, owner);
+      Optional<Step.ReleaseRing> ring = RingRelease.of(graph, owner,
+          m -> inUse && InUse.of(usage, m, Set.of(), cascades).holds());
       if (ring.isPresent()) {
         steps.add(ring.get());
         return steps;
@@ -150,9 +164,23 @@ final class SynchronousPlan {
     }
     boolean waves = waitingFor.stream().anyMatch(d -> waveIn.applyAsInt(d) != 0);
     waitingFor.sort(Comparator.comparingInt(waveIn).reversed()); // the wave being deleted named first
-    steps.add(new Step.Wait(Blockers.of(graph, waitingFor, lastFailure, usage::users), waitingFor.size(), lookAgainBy,
+    steps.add(new Step.Wait(Blockers.of(graph, waitingFor, lastFailure::why, usage::users), waitingFor.size(), lookAgainBy,
         waves ? OptionalInt.of(wave) : OptionalInt.empty()));
     return steps;
+  }
+
+  /** The users of {@code d} this plan saw (null when usage is not looked at): a new one stops its DELETE. */
+  private Set<String> usersSeen(ObjectMetadata d) {
+    if (!inUse) {
+      return null;
+    }
+    List<ObjectMetadata> users = usage.users(d);
+    if (users.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> uids = new java.util.HashSet<>();
+    users.forEach(u -> uids.add(u.uid()));
+    return uids;
   }
 
   /**

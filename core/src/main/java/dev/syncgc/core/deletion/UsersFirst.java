@@ -51,7 +51,7 @@ final class UsersFirst {
         }
       }
     }
-    return new UsersFirst(held, WavesByUse.of(lookup, owner, dependents, waveOf), waveOf,
+    return new UsersFirst(held, WavesByUse.of(lookup, owner, dependents, waveOf, cascades), waveOf,
         List.copyOf(rings.values()));
   }
 

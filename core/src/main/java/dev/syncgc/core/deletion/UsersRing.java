@@ -81,20 +81,23 @@ final class UsersRing {
     Function<Step, List<Step>> waitsFor = x -> x.equals(target) ? targetWaitsFor : edges.getOrDefault(x, List.of());
     Deque<Step> todo = new ArrayDeque<>(targetWaitsFor);
     Set<Step> seen = new HashSet<>(todo);
-    while (!todo.isEmpty()) {
+    Map<Step, List<Step>> waitedOnBy = new HashMap<>(); // the edges found, reversed
+    while (!todo.isEmpty()) { // whatever its size: no search limit that ends in holding for ever
       Step step = todo.pop();
-      if (!goes.test(step.object()) || seen.size() > InUse.MAX_RING_SEARCH) {
+      if (!goes.test(step.object())) {
         return List.of();
       }
       List<Step> before = edges.computeIfAbsent(step, this::waitsFor);
       for (Step b : before) {
+        waitedOnBy.computeIfAbsent(b, k -> new ArrayList<>()).add(step);
         if (!b.equals(target) && seen.add(b)) {
           todo.push(b);
         }
       }
     }
+    Set<Step> reachTarget = reaching(target, waitedOnBy); // one walk back from the target for all users
     for (ObjectMetadata u : users) {
-      if (!reaches(new Step(u, true), target, waitsFor)) {
+      if (!reachTarget.contains(new Step(u, true))) {
         return List.of(); // this user waits for nothing of it: it goes first
       }
     }
@@ -144,19 +147,17 @@ final class UsersRing {
     return before;
   }
 
-  private static boolean reaches(Step from, Step to, Function<Step, List<Step>> waitsFor) {
-    Deque<Step> todo = new ArrayDeque<>(List.of(from));
-    Set<Step> visited = new HashSet<>();
+  /** The steps that wait, directly or not, for {@code target}: a walk back along the reversed edges. */
+  private static Set<Step> reaching(Step target, Map<Step, List<Step>> waitedOnBy) {
+    Set<Step> found = new HashSet<>();
+    Deque<Step> todo = new ArrayDeque<>(List.of(target));
     while (!todo.isEmpty()) {
-      for (Step next : waitsFor.apply(todo.pop())) {
-        if (next.equals(to)) {
-          return true;
-        }
-        if (visited.add(next)) {
-          todo.push(next);
+      for (Step waiting : waitedOnBy.getOrDefault(todo.pop(), List.of())) {
+        if (found.add(waiting)) {
+          todo.push(waiting);
         }
       }
     }
-    return false;
+    return found;
   }
 }

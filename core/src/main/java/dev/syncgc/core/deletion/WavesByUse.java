@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
@@ -54,7 +55,7 @@ final class WavesByUse {
    * objects below the owner.
    */
   static Map<ObjectRef, Integer> of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
-      ToIntFunction<ObjectMetadata> waveOf) {
+      ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
     DependencyGraph graph = lookup.graph();
     if (!graph.anyUses()) {
       return Map.of();
@@ -71,7 +72,7 @@ final class WavesByUse {
     if (!w.walk(graph, owner)) {
       return Map.of();
     }
-    w.crossings(lookup, owner);
+    w.crossings(lookup, owner, cascades);
     w.settle();
     return w.waves;
   }
@@ -101,9 +102,9 @@ final class WavesByUse {
    * Each use that crosses (between two dependents' subtrees, or between one and the world outside),
    * and each dependent shared with an owner outside.
    */
-  private void crossings(InUse.Lookup lookup, ObjectMetadata owner) {
+  private void crossings(InUse.Lookup lookup, ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
     DependencyGraph graph = lookup.graph();
-    Goes mayGo = Goes.mayGo(graph); // an object another owner keeps is no part of a wait across subtrees
+    Goes mayGo = Goes.mayGo(graph, cascades); // an object another owner keeps is no part of a wait across subtrees
     for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {
@@ -112,7 +113,9 @@ final class WavesByUse {
       for (OwnerLink link : o.owners()) {
         ObjectMetadata other = link.refersTo(owner.ref()) ? null : graph.get(link);
         if (other != null && !rootsOf.containsKey(other.ref())
-            && graph.validity(o, link) == LinkValidity.VALID && mayGo.test(other)) {
+            && graph.validity(o, link) == LinkValidity.VALID && mayGo.test(other) && mayGo.test(o)) {
+          // o is shared with an owner outside, and goes with both: one that orphans or that another
+          // controller's finalizer holds keeps it, and no wait crosses
           waitsOnOutside.addAll(e.getValue()); // it starts once that owner started
           waitedOnFromOutside.addAll(e.getValue()); // that owner is gone once it is
         }

@@ -38,6 +38,12 @@ public final class Names {
    * cascade reached it, used once that owner is gone; removed if the dependent survives the cascade.
    */
   public static final String INHERITED_GRACE_PERIOD = "syncgc.dev/inherited-grace-period-seconds";
+  /**
+   * On a dependent an owner released at its Release deadline left behind because a call on it still
+   * failed (a refused DELETE): the owner's uid. syncgc deletes it once every owner it names is gone
+   * and nothing refuses any more (SPEC: the remaining dependents are still deleted afterwards).
+   */
+  public static final String LEFT_BEHIND_BY = "syncgc.dev/left-behind-by";
   /** Kubernetes' own finalizers, set by kubectl delete --cascade=orphan|foreground. */
   public static final String ORPHAN_FINALIZER = "orphan";
   public static final String FOREGROUND_FINALIZER = "foregroundDeletion";

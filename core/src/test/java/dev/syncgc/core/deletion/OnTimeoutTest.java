@@ -47,6 +47,64 @@ class OnTimeoutTest {
     assertEquals(2, steps.size());
   }
 
+  private List<Step> plan(DependencyGraph g, Failures failures) {
+    return Plans.plan(planner, g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), OnTimeout.RELEASE, NOW,
+        failures, List.of(), d -> 0);
+  }
+
+  /** A failure recorded for {@code uid} at {@code at}. */
+  private static Failures failedAt(String uid, Instant at) {
+    return new Failures() {
+      @Override
+      public String why(String u) {
+        return u.equals(uid) ? "failed DELETE: HTTP 500" : null;
+      }
+
+      @Override
+      public Instant at(String u) {
+        return u.equals(uid) ? at : null;
+      }
+    };
+  }
+
+  @Test
+  void aFailureFromBeforeTheDeadlineNoLongerExcusesADependentItIsTriedAgain() {
+    // a 5xx long ago (the dependent never tried since: its wave had not come) must not leave it behind
+    DependencyGraph g = pastDeadline(false);
+    List<Step> steps = plan(g, failedAt("fresh", NOW.minusSeconds(600)));
+
+    assertEquals(new Step.DeleteDependent(g.get("fresh"), false), steps.get(0));
+    assertEquals(List.of(), assertInstanceOf(Step.Release.class, steps.get(1)).leftBehind());
+  }
+
+  @Test
+  void aFailureSinceTheDeadlineExcusesTheDependentAndIsLeftBehindForSyncgcToFinish() {
+    // tried at the deadline and refused again: the owner goes, the dependent is named as left behind
+    // (SPEC: the remaining dependents are still deleted afterwards)
+    DependencyGraph g = pastDeadline(false);
+    List<Step> steps = plan(g, failedAt("fresh", NOW.minusSeconds(1)));
+
+    assertEquals(1, steps.size(), steps.toString());
+    Step.Release release = assertInstanceOf(Step.Release.class, steps.get(0));
+    assertEquals(List.of(g.get("fresh")), release.leftBehind());
+  }
+
+  @Test
+  void anOptedInDependentInUseIsMarkedDeletedAtAReleaseDeadlineItsHoldKeepsIt() {
+    // its DELETE only marks it (it carries syncgc's finalizer): the hold keeps it until its last user
+    // is gone, then it goes (SPEC "In use": a kept used object goes once its last user is gone); one
+    // not opted in is left to the built-in collector
+    DependencyGraph g = graphOf(obj("x").deleting().syncFinalizer().deadline(NOW.minusSeconds(1)).build(),
+        obj("db").ownedBy("x").syncFinalizer().build(), obj("plain-db").ownedBy("x").build(),
+        obj("app").annotate(Names.USES, "widget/db, widget/plain-db").build());
+
+    List<Step> steps = plan(g, OnTimeout.RELEASE);
+
+    assertEquals(List.of("db"), steps.stream().filter(s -> s instanceof Step.DeleteDependent)
+        .map(s -> ((Step.DeleteDependent) s).dependent().uid()).toList());
+    assertInstanceOf(Step.Release.class, steps.get(steps.size() - 1));
+  }
+
   @Test
   void aRingLeftUnderAnOwnerReleasedAtItsDeadlineIsDeletedNotLeftToTheBuiltInCollector() {
     // x -> r1 -> r2 -> r1: the built-in collector would only drop r1's reference to x once x is gone

@@ -24,14 +24,14 @@ public final class Plans {
 
   /** {@code on-timeout: Release}, every dependent in wave 0. */
   public static List<Step> plan(DeletionPlanner planner, DependencyGraph graph, ObjectMetadata owner,
-      Propagation propagation, Optional<Duration> timeout, Instant now, Function<String, String> lastFailure,
+      Propagation propagation, Optional<Duration> timeout, Instant now, Failures lastFailure,
       List<Blocker> unverified) {
     return plan(planner, graph, owner, propagation, timeout, OnTimeout.RELEASE, now, lastFailure, unverified, d -> 0);
   }
 
   public static List<Step> plan(DeletionPlanner planner, DependencyGraph graph, ObjectMetadata owner,
       Propagation propagation, Optional<Duration> timeout, OnTimeout onTimeout, Instant now,
-      Function<String, String> lastFailure, List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf) {
+      Failures lastFailure, List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf) {
     SettingsInForce settings = new SettingsInForce(DeletionSettings.NONE.with(Setting.PROPAGATION, propagation)
         .with(Setting.TIMEOUT, timeout).with(Setting.ON_TIMEOUT, onTimeout), false, DeletionSettings.NONE);
     return planner.plan(graph, owner, settings, now, lastFailure, unverified, o -> {
