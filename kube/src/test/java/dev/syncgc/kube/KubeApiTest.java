@@ -73,7 +73,8 @@ class KubeApiTest {
 
   @Test
   void otherErrorsAreNotRetried() throws IOException {
-    KubeApi api = api(x -> new Answer(409, null, "{\"message\":\"precondition failed\"}"));
+    KubeApi api = api(x -> new Answer(409, null, "{\"kind\":\"Status\",\"message\":\"Operation cannot be fulfilled on"
+        + " configmaps \\\"cm\\\": the UID in the precondition does not match\",\"reason\":\"Conflict\",\"code\":409}"));
 
     ApiResult r = new ObjectWrites(api).delete(CONFIGMAPS, CM, 7, null, "Background", ObjectWrites.UNCHECKED);
 
