@@ -21,6 +21,10 @@ public record Uses(List<Named> named, List<String> errors) {
   }
 
   public static final Uses NONE = new Uses(List.of(), List.of());
+  /** The most objects one annotation names (SPEC "In use"): a longer one names nothing. */
+  public static final int MAX_NAMED = 100;
+  /** The longest annotation, in bytes of UTF-8 (SPEC "In use"): a longer one names nothing. */
+  public static final int MAX_BYTES = 16 * 1024;
   private static final Pattern KIND = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?");
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9.-]*[a-z0-9])?");
 
@@ -33,6 +37,10 @@ public record Uses(List<Named> named, List<String> errors) {
   public static Uses parse(String value) {
     if (value == null || value.isBlank()) {
       return NONE;
+    }
+    String tooMuch = tooMuch(value);
+    if (tooMuch != null) {
+      return new Uses(List.of(), List.of(tooMuch));
     }
     List<Named> named = new ArrayList<>();
     List<String> errors = new ArrayList<>();
@@ -53,6 +61,48 @@ public record Uses(List<Named> named, List<String> errors) {
       }
     }
     return new Uses(named, errors);
+  }
+
+  /**
+   * Why the annotation is too long to be read ({@link #MAX_BYTES}, {@link #MAX_NAMED}), null if it is
+   * not: found without splitting it, so that a long one costs nothing but its own text.
+   */
+  private static String tooMuch(String value) {
+    long bytes = value.length() > MAX_BYTES ? value.length() : utf8Bytes(value);
+    if (bytes > MAX_BYTES) {
+      return "the annotation is " + (value.length() > MAX_BYTES ? "over " + MAX_BYTES : bytes)
+          + " bytes long: it names at most " + MAX_NAMED + " objects in at most 16 KiB (" + MAX_BYTES
+          + " bytes); name fewer, or opt in an object that owns them and name that";
+    }
+    int entries = 0;
+    for (int start = 0; start <= value.length(); ) {
+      int end = value.indexOf(',', start);
+      end = end < 0 ? value.length() : end;
+      if (!blank(value, start, end)) {
+        entries++;
+      }
+      start = end + 1;
+    }
+    return entries <= MAX_NAMED ? null : "the annotation names " + entries + " objects: at most " + MAX_NAMED
+        + " objects in at most 16 KiB; name fewer, or opt in an object that owns them and name that";
+  }
+
+  private static long utf8Bytes(String value) {
+    long bytes = 0;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3; // a surrogate pair: 4
+    }
+    return bytes;
+  }
+
+  private static boolean blank(String value, int start, int end) {
+    for (int i = start; i < end; i++) {
+      if (!Character.isWhitespace(value.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The names of the objects named, for the graph's index of users by the name they use. */

@@ -57,6 +57,70 @@ class UsesTest {
   }
 
   @Test
+  void atMostAHundredObjectsAreNamed() {
+    String hundred = names(100);
+    assertEquals(100, Uses.parse(hundred).named().size());
+    Uses tooMany = Uses.parse(hundred + ", cm/one-more");
+    assertEquals(List.of(), tooMany.named(), "past the cap: nothing is named, not the first hundred");
+    assertEquals(1, tooMany.errors().size(), tooMany.errors().toString());
+    assertTrue(tooMany.errors().get(0).contains("at most " + Uses.MAX_NAMED + " objects"), tooMany.errors().toString());
+    assertEquals(100, Uses.parse(hundred + ",, ,").named().size(), "empty entries are no objects");
+  }
+
+  @Test
+  void atMostSixteenKibibytes() {
+    String atCap = "cm/" + "a".repeat(253) + ",";
+    atCap = atCap.repeat(Uses.MAX_BYTES / atCap.length());
+    atCap = atCap + " ".repeat(Uses.MAX_BYTES - atCap.length());
+    assertEquals(Uses.MAX_BYTES, atCap.length());
+    assertTrue(Uses.parse(atCap).errors().isEmpty(), "16 KiB is allowed");
+    Uses tooLong = Uses.parse(atCap + " ");
+    assertEquals(0, tooLong.named().size());
+    assertTrue(tooLong.errors().get(0).contains("at most 16 KiB"), tooLong.errors().toString());
+    String wide = "cm/" + "é".repeat(Uses.MAX_BYTES / 2);
+    assertTrue(Uses.parse(wide).errors().get(0).contains("at most 16 KiB"), "counted in bytes (UTF-8), as the API server does");
+  }
+
+  @Test
+  void anOverlongAnnotationIsOneInvalidEntryThatProtectsNothing() {
+    List<Use> uses = uses(obj("y").uses(names(101)).build());
+    assertEquals(1, uses.size(), "one error, not one per entry");
+    assertFalse(uses.get(0).valid());
+    assertTrue(uses.get(0).error().contains("names 101 objects: at most 100"), uses.get(0).error());
+  }
+
+  /** Reading a 256 KiB annotation is not splitting it: no per-entry strings, whatever its length. */
+  @Test
+  void anOverlongAnnotationIsNotSplit() {
+    var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    String huge = "cm/x,".repeat(256 * 1024 / 5);
+    String hugeButShort = "cm/x,".repeat(3000); // 15,000 bytes, 3,000 entries: too many, not too long
+    long id = Thread.currentThread().getId();
+    for (int warm = 0; warm < 3; warm++) {
+      Uses.parse(huge);
+      Uses.parse(hugeButShort);
+    }
+    long before = threads.getThreadAllocatedBytes(id);
+    Uses a = Uses.parse(huge);
+    long mid = threads.getThreadAllocatedBytes(id);
+    Uses b = Uses.parse(hugeButShort);
+    long after = threads.getThreadAllocatedBytes(id);
+    System.out.printf("Uses.parse allocated %,d bytes for a 256 KiB annotation, %,d for 3,000 entries in 15 KB%n",
+        mid - before, after - mid);
+    assertTrue(!a.errors().isEmpty() && !b.errors().isEmpty());
+    assertTrue(mid - before < 4096, "a 256 KiB annotation allocated " + (mid - before) + " bytes");
+    assertTrue(after - mid < 4096, "3,000 entries allocated " + (after - mid) + " bytes");
+  }
+
+  private static String names(int n) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      s.append(i == 0 ? "" : ", ").append("cm/c").append(i);
+    }
+    return s.toString();
+  }
+
+  @Test
   void noAnnotationNamesNothing() {
     assertEquals(Uses.NONE, Uses.parse(null));
     assertEquals(Uses.NONE, Uses.parse(" "));
