@@ -139,4 +139,36 @@ class OnTimeoutKeepIT {
       MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "blocker"), NEVER);
     }
   }
+
+  /**
+   * SPEC "Opting in" 2: a typo of {@code Keep} after the deletion began keeps the last valid setting
+   * (recorded while the owner was alive) instead of the default {@code Release}, the bad value named
+   * in a Warning.
+   */
+  @Test
+  void aTypoOfKeepAfterTheDeletionBeganKeepsTheOwnerPastItsDeadline(TestNamespace ns) throws Exception {
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
+        .annotate(TIMEOUT, "3s").annotate(ON_TIMEOUT, "Keep").applyAndAwaitFinalizer(SETUP_DEADLINE);
+    GenericKubernetesResource blocker = Widgets.create(client, ns.name(), "blocker").ownedBy(owner)
+        .finalizer(NEVER).apply();
+    try {
+      Widgets.widget(client, ns.name(), "owner").delete();
+      MetadataPatches.annotate(Widgets.widget(client, ns.name(), "owner"), ON_TIMEOUT, "Kep");
+
+      Events.awaitContaining(client, owner, "Warning", "InvalidAnnotation", "syncgc.dev/on-timeout=\"Kep\"",
+          "the last valid setting, Keep, stays in force");
+      Events.awaitContaining(client, owner, "Warning", "SynchronousDeletionTimedOut", "Keep");
+      Thread.sleep(2_000); // a Release deadline lets the owner go within a second
+      GenericKubernetesResource now = ObjectAwaits.current(client, owner);
+      assertNotNull(now, "kept past its 3 s deadline while its dependent remains");
+      assertEquals("Kep", now.getMetadata().getAnnotations().get(ON_TIMEOUT));
+      assertEquals("Keep", now.getMetadata().getAnnotations().get("syncgc.dev/last-valid-on-timeout"));
+
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "blocker"), NEVER);
+      ObjectAwaits.awaitGone(client, owner, Duration.ofSeconds(30));
+      ObjectAwaits.awaitGone(client, blocker, Duration.ofSeconds(30));
+    } finally {
+      MetadataPatches.removeFinalizer(Widgets.widget(client, ns.name(), "blocker"), NEVER);
+    }
+  }
 }

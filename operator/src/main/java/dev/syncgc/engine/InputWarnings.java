@@ -7,6 +7,7 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.settings.InvalidSetting;
+import dev.syncgc.core.settings.LastValid;
 import dev.syncgc.core.usage.Use;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
@@ -55,7 +56,7 @@ final class InputWarnings {
             object.ref(), object.uid(), i.annotation(), i.value(), i.reason());
         events.warning(object.ref(), EventReason.InvalidAnnotation, i.message()
             + (i.annotation().equals(Names.PROPAGATION) ? lastValid(object)
-            : i.annotation().equals(Names.DELETION_WAVE) ? "" : "; ignored"));
+            : i.annotation().equals(Names.DELETION_WAVE) ? "" : lastValidSetting(object, i.annotation())));
       }
     }
   }
@@ -84,6 +85,12 @@ final class InputWarnings {
       return "; the last valid setting, " + recorded + ", stays in force";
     }
     return object.hasFinalizer(Names.FINALIZER) ? "; the finalizer is left as it is" : "; not opted in";
+  }
+
+  /** SPEC "Opting in" 2: the value recorded while the object was alive stays in force, if there is one. */
+  private static String lastValidSetting(ObjectMetadata object, String annotation) {
+    return LastValid.recorded(object, annotation).map(v -> "; the last valid setting, " + v + ", stays in force")
+        .orElse("; ignored");
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.LastValid;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,11 +159,13 @@ final class ObjectSync {
     }
     propagation.filter(Propagation::needsFinalizer)
         .ifPresent(p -> annotations.put(Names.LAST_VALID_PROPAGATION, p.value()));
+    annotations.putAll(LastValid.changes(object));
     ApiResult r = switch (change) {
       case ADD -> writes.addFinalizer(kind, object, Names.FINALIZER, annotations, ObjectWrites.UNCHECKED);
       case RECORD -> writes.setAnnotationsAt(kind, object, annotations);
-      default -> writes.removeFinalizerAndAnnotations(kind, object, Names.FINALIZER, List.of(
-          Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD));
+      default -> writes.removeFinalizerAndAnnotations(kind, object, Names.FINALIZER, Stream.concat(Stream.of(
+          Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD),
+          LastValid.annotations().stream()).toList());
     };
     if (r.ok() || r.gone()) {
       log.info("{} object={} uid={} propagation={}", switch (change) {

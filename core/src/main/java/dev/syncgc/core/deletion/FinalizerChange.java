@@ -2,20 +2,21 @@ package dev.syncgc.core.deletion;
 
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.LastValid;
 import dev.syncgc.core.settings.Propagation;
 import java.util.Optional;
 
 /**
  * What to change on an object that is not being deleted: whether it should carry the syncgc
  * finalizer, and whether the propagation recorded beside it ({@link Names#LAST_VALID_PROPAGATION})
- * is out of date.
+ * or the last valid settings ({@link LastValid}) are out of date.
  */
 public enum FinalizerChange {
   /** Add the finalizer, recording the propagation in force. */
   ADD,
   /** Remove the finalizer and the recorded propagation: opted out. */
   REMOVE,
-  /** Keep the finalizer; record the propagation in force, which changed. */
+  /** Keep the finalizer; record the propagation in force or the last valid settings, which changed. */
   RECORD,
   NONE;
 
@@ -33,8 +34,8 @@ public enum FinalizerChange {
       return NONE;
     }
     boolean has = object.hasFinalizer(Names.FINALIZER);
-    if (annotationInvalid) {
-      return cascaded && has ? RECORD : NONE; // keep the setting, drop only the stale cascade marks
+    if (annotationInvalid) { // keep the setting; drop the stale cascade marks, record the other settings
+      return has && (cascaded || !LastValid.changes(object).isEmpty()) ? RECORD : NONE;
     }
     boolean wanted = propagation.map(Propagation::needsFinalizer).orElse(false);
     if (wanted && !has) {
@@ -43,7 +44,8 @@ public enum FinalizerChange {
     if (!wanted) {
       return has ? REMOVE : NONE;
     }
-    boolean recorded = propagation.get().value().equals(object.annotation(Names.LAST_VALID_PROPAGATION));
+    boolean recorded = propagation.get().value().equals(object.annotation(Names.LAST_VALID_PROPAGATION))
+        && LastValid.changes(object).isEmpty();
     return recorded && !cascaded ? NONE : RECORD;
   }
 }

@@ -25,6 +25,14 @@ public final class Names {
    */
   public static final String LAST_VALID_PROPAGATION = "syncgc.dev/last-valid-propagation";
   /**
+   * The last valid {@code syncgc.dev/timeout}, {@code on-timeout} and {@code grace-period-seconds}
+   * syncgc saw on an opted-in object (the annotation's own text), written beside its finalizer and
+   * kept up to date while it is alive: in force while the annotation is invalid (SPEC "Opting in" 2).
+   */
+  public static final String LAST_VALID_TIMEOUT = "syncgc.dev/last-valid-timeout";
+  public static final String LAST_VALID_ON_TIMEOUT = "syncgc.dev/last-valid-on-timeout";
+  public static final String LAST_VALID_GRACE_PERIOD = "syncgc.dev/last-valid-grace-period-seconds";
+  /**
    * On an owner under synchronous deletion: how many dependents, direct and indirect, it had when
    * the deletion started (written with the deadline; {@code kubectl syncgc status} shows progress).
    */

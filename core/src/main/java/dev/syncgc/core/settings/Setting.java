@@ -33,11 +33,12 @@ public final class Setting<T> {
 
   private static final Pattern ASCII_INTEGER = Pattern.compile("[+-]?[0-9]+");
 
-  public static final Setting<Propagation> PROPAGATION = new Setting<>(Names.PROPAGATION, "propagation", false,
+  public static final Setting<Propagation> PROPAGATION = new Setting<>(Names.PROPAGATION, "propagation", false, null,
       v -> Propagation.parse(v).map(Read::ok)
           .orElseGet(() -> Read.bad("must be one of Synchronous, Orphan, Background")));
 
-  public static final Setting<Duration> TIMEOUT = new Setting<>(Names.TIMEOUT, "timeout", false, v -> {
+  public static final Setting<Duration> TIMEOUT = new Setting<>(Names.TIMEOUT, "timeout", false,
+      Names.LAST_VALID_TIMEOUT, v -> {
     try {
       return Read.ok(GoDuration.parse(v));
     } catch (IllegalArgumentException e) {
@@ -46,7 +47,8 @@ public final class Setting<T> {
   });
 
   /** Taken from the cascading owner while it is there (then from what the cascade recorded on the dependent). */
-  public static final Setting<Long> GRACE_PERIOD = new Setting<>(Names.GRACE_PERIOD, "gracePeriodSeconds", true, v -> {
+  public static final Setting<Long> GRACE_PERIOD = new Setting<>(Names.GRACE_PERIOD, "gracePeriodSeconds", true,
+      Names.LAST_VALID_GRACE_PERIOD, v -> {
     try {
       long seconds = Long.parseLong(asciiInteger(v));
       return seconds >= 0 ? Read.ok(seconds) : Read.bad("must not be negative");
@@ -57,10 +59,10 @@ public final class Setting<T> {
 
   /** Taken from the cascading owner while it is there; {@link OnTimeout#RELEASE} when nothing sets it. */
   public static final Setting<OnTimeout> ON_TIMEOUT = new Setting<>(Names.ON_TIMEOUT, "onTimeout", true,
-      v -> OnTimeout.parse(v).map(Read::ok).orElseGet(() -> Read.bad("must be Release or Keep")));
+      Names.LAST_VALID_ON_TIMEOUT, v -> OnTimeout.parse(v).map(Read::ok).orElseGet(() -> Read.bad("must be Release or Keep")));
 
   /** SPEC: an invalid wave counts as 0, so it is read as 0 (and no policy's wave replaces it). */
-  public static final Setting<Integer> DELETION_WAVE = new Setting<>(Names.DELETION_WAVE, null, false, v -> {
+  public static final Setting<Integer> DELETION_WAVE = new Setting<>(Names.DELETION_WAVE, null, false, null, v -> {
     try {
       return Read.ok(Integer.parseInt(asciiInteger(v)));
     } catch (NumberFormatException e) {
@@ -90,12 +92,15 @@ public final class Setting<T> {
   private final String annotation;
   private final String policyField;
   private final boolean inherited;
+  private final String recorded;
   private final Function<String, Read<T>> reader;
 
-  private Setting(String annotation, String policyField, boolean inherited, Function<String, Read<T>> reader) {
+  private Setting(String annotation, String policyField, boolean inherited, String recorded,
+      Function<String, Read<T>> reader) {
     this.annotation = annotation;
     this.policyField = policyField;
     this.inherited = inherited;
+    this.recorded = recorded;
     this.reader = reader;
   }
 
@@ -112,6 +117,15 @@ public final class Setting<T> {
   /** Whether a dependent under a cascade that does not set it takes its cascading owner's. */
   public boolean inherited() {
     return inherited;
+  }
+
+  /**
+   * The annotation syncgc records the last valid value of this one in, on an opted-in object while it
+   * is alive ({@link LastValid}); null when none is (the propagation records the one in force, with
+   * rules of its own: {@link SettingsInForce}; an invalid deletion wave counts as 0).
+   */
+  public String recorded() {
+    return recorded;
   }
 
   /** Reads an annotation's value. */

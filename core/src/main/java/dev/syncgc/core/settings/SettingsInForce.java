@@ -23,6 +23,10 @@ import java.util.function.Function;
  * that owner is gone, nothing is kept waiting for the dependent: {@code Release}; its grace period is
  * the one the cascade recorded on it ({@link Names#INHERITED_GRACE_PERIOD}).
  *
+ * <p>An invalid {@code timeout}, {@code on-timeout} or {@code grace-period-seconds} keeps the last valid
+ * value recorded on the object while it was alive ({@link LastValid}), above a policy's and an
+ * inherited one, as the annotation it stands for.
+ *
  * <p>The settings in force are held by {@link Setting}, as {@link DeletionSettings}: a setting the
  * table says is inherited is taken from the cascading owner here, for every such setting at once.
  *
@@ -62,7 +66,7 @@ public record SettingsInForce(DeletionSettings inForce, boolean propagationInval
     boolean invalid = settings.invalid().stream().anyMatch(i -> i.annotation().equals(Names.PROPAGATION));
     Optional<Propagation> current = invalid ? Optional.empty() : settings.propagation();
     Optional<Propagation> propagation = object.beingDeleted() ? deciding(object, current) : current;
-    DeletionSettings inForce = settings.with(Setting.PROPAGATION, propagation);
+    DeletionSettings inForce = LastValid.restore(object, settings, settings.with(Setting.PROPAGATION, propagation));
     for (Setting<?> setting : Setting.ALL) {
       if (setting.inherited() && cascadingOwner.isPresent()) {
         inForce = inherit(inForce, setting, cascadingOwner.get().inForce());

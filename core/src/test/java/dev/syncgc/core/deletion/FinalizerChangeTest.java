@@ -88,4 +88,22 @@ class FinalizerChangeTest {
     assertEquals(FinalizerChange.RECORD, FinalizerChange.decide(recorded, Optional.empty(), true, false),
         "an invalid annotation keeps the finalizer but the cascade marks still go");
   }
+
+  /** SPEC "Opting in" 2: the last valid on-timeout, timeout and grace period are recorded while alive. */
+  @Test
+  void aFinalizedObjectWhoseSettingsChangedRecordsThem() {
+    var keep = obj("x").syncFinalizer().annotate(Names.LAST_VALID_PROPAGATION, "Synchronous")
+        .annotate(Names.ON_TIMEOUT, "Keep");
+    assertEquals(FinalizerChange.RECORD,
+        FinalizerChange.decide(keep.build(), Optional.of(Propagation.SYNCHRONOUS), false, false));
+    assertEquals(FinalizerChange.NONE, FinalizerChange.decide(keep.annotate(Names.LAST_VALID_ON_TIMEOUT, "Keep")
+        .build(), Optional.of(Propagation.SYNCHRONOUS), false, false));
+    var typo = obj("x").syncFinalizer().annotate(Names.LAST_VALID_PROPAGATION, "Synchronous")
+        .annotate(Names.ON_TIMEOUT, "Kep").annotate(Names.LAST_VALID_ON_TIMEOUT, "Keep").build();
+    assertEquals(FinalizerChange.NONE,
+        FinalizerChange.decide(typo, Optional.of(Propagation.SYNCHRONOUS), false, false));
+    var notOptedIn = obj("y").annotate(Names.ON_TIMEOUT, "Keep").build();
+    assertEquals(FinalizerChange.NONE, FinalizerChange.decide(notOptedIn, Optional.empty(), false, false),
+        "nothing is written on an object that is not opted in");
+  }
 }
