@@ -48,6 +48,7 @@ class InUseIT {
   private static final String DEADLINE_ANNOTATION = "syncgc.dev/deadline";
   private static final String WAVE = "syncgc.dev/deletion-wave";
   private static final String ON_TIMEOUT = "syncgc.dev/on-timeout";
+  private static final String USERS_FROM = "syncgc.dev/users-from";
   private static final Duration GONE_DEADLINE = Duration.ofSeconds(60);
   /** How long a hold must be seen to last before the users are deleted. */
   private static final Duration HELD = Duration.ofSeconds(3);
@@ -70,7 +71,7 @@ class InUseIT {
     String cluster = ns.name() + "-shared";
     try (DeletionOrder deletions = order(ns).watch(TestCrds.clusterWidgets(client))) {
       GenericKubernetesResource shared = Widgets.createCluster(client, cluster).synchronous()
-          .applyAndAwaitFinalizer(SETUP_DEADLINE);
+          .annotate(USERS_FROM, ns.name()).applyAndAwaitFinalizer(SETUP_DEADLINE);
       ConfigMap db = configMap(ns, "db", Map.of(PROPAGATION, SYNCHRONOUS));
       Secret tls = secret(ns, "tls", Map.of(PROPAGATION, SYNCHRONOUS));
       GenericKubernetesResource plain = Widgets.create(client, ns.name(), "plain").apply();
@@ -99,6 +100,39 @@ class InUseIT {
         assertTrue(revision(deletions, app) < revision(deletions, used),
             "user app deleted before " + used.getMetadata().getName() + ": " + deletions.deletions());
       }
+    }
+  }
+
+  /**
+   * Holding is bounded (last bullet): a cluster-scoped object is held by namespaced users only from
+   * the namespaces its {@code syncgc.dev/users-from} allows (none by default). A user elsewhere gets
+   * an InvalidAnnotation Warning naming the rule and the fix, and holds nothing: the object goes at
+   * once. Allowed, the user holds it as any other.
+   */
+  @Test
+  void aClusterScopedObjectIsHeldOnlyByUsersFromTheNamespacesItAllows(TestNamespace ns) {
+    String open = ns.name() + "-open";
+    String closed = ns.name() + "-closed";
+    try (DeletionOrder deletions = order(ns).watch(TestCrds.clusterWidgets(client))) {
+      GenericKubernetesResource allowed = Widgets.createCluster(client, open).synchronous()
+          .annotate(USERS_FROM, "elsewhere, " + ns.name()).applyAndAwaitFinalizer(SETUP_DEADLINE);
+      GenericKubernetesResource notAllowed = Widgets.createCluster(client, closed).synchronous()
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
+      ConfigMap app = configMap(ns, "app", Map.of(USES, "clusterwidget.test.syncgc.dev/" + open
+          + ", clusterwidget.test.syncgc.dev/" + closed));
+
+      Widgets.clusterWidget(client, closed).delete();
+      Widgets.clusterWidget(client, open).delete();
+
+      deletions.awaitDeleted(Duration.ofSeconds(10), notAllowed);
+      Events.awaitContaining(client, app, "Warning", "InvalidAnnotation", "ClusterWidget/" + closed,
+          "does not let users from namespace " + ns.name(), "add " + ns.name() + " to " + USERS_FROM);
+      assertHeld(List.of(allowed), List.of(app));
+      Events.awaitContaining(client, allowed, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/app");
+
+      client.configMaps().inNamespace(ns.name()).withName("app").delete();
+      deletions.awaitDeleted(GONE_DEADLINE, List.of(app, allowed));
+      deletions.checkWatches();
     }
   }
 

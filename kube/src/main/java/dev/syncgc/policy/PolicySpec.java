@@ -24,6 +24,11 @@ public class PolicySpec {
    * The CEL rule on {@code timeout}: what {@link GoDuration#parse} takes. The regular expression reads
    * its syntax; duration() then refuses zero (and, with an error, what overflows 2^63-1 ns).
    */
+  /** The most namespaces {@code usersFrom} names (the CRD's maxItems: its CEL rule's cost stays bounded). */
+  public static final int USERS_FROM_MAX = 1000;
+  /** A namespace name (RFC 1123 label) or {@code *}: each entry of {@code usersFrom}. */
+  public static final String USERS_FROM_ENTRY = "^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?|\\*)$";
+
   public static final String TIMEOUT_RULE =
       "self.matches('" + GoDuration.SYNTAX + "') && duration(self) > duration('0s')";
 
@@ -66,6 +71,14 @@ public class PolicySpec {
 
   @JsonPropertyDescription("When several policies match an object, the highest priority wins; on a tie, the name first in order.")
   private Integer priority;
+
+  @Size(max = USERS_FROM_MAX)
+  @ValidationRule(value = "!self.exists(n, n == '*') || size(self) == 1",
+      message = "* stands alone: it allows every namespace")
+  @JsonPropertyDescription("On a cluster-scoped object it opts in: the namespaces whose users (syncgc.dev/uses)"
+      + " hold it while it is being deleted, or [\"*\"] for every namespace; cluster-scoped users always do."
+      + " Absent or empty: no namespaced user holds it. Its annotation syncgc.dev/users-from wins.")
+  private List<String> usersFrom; // each a namespace name or "*" in the CRD (PolicyCrd)
 
   public List<GroupKindSpec> getKinds() {
     return kinds;
@@ -121,6 +134,14 @@ public class PolicySpec {
 
   public void setOnTimeout(String onTimeout) {
     this.onTimeout = onTimeout;
+  }
+
+  public List<String> getUsersFrom() {
+    return usersFrom;
+  }
+
+  public void setUsersFrom(List<String> usersFrom) {
+    this.usersFrom = usersFrom;
   }
 
   public Integer getPriority() {

@@ -66,6 +66,14 @@ public final class PolicyTranslator {
     if (spec.getOnTimeout() != null) {
       values.put(Names.ON_TIMEOUT, spec.getOnTimeout());
     }
+    if (spec.getUsersFrom() != null) {
+      for (String entry : spec.getUsersFrom()) {
+        if (entry == null || entry.contains(",")) {
+          throw new InvalidPolicy("spec.usersFrom '" + entry + "' is no namespace name: one namespace per entry");
+        }
+      }
+      values.put(Names.USERS_FROM, String.join(",", spec.getUsersFrom()));
+    }
     DeletionSettings parsed = DeletionSettings.fromAnnotations(values);
     for (InvalidSetting i : parsed.invalid()) {
       Setting<?> setting = Setting.ALL.stream().filter(x -> x.annotation().equals(i.annotation())).findFirst()

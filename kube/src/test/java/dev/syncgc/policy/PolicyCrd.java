@@ -29,6 +29,7 @@ import java.util.stream.Stream;
  *   <li>the enums of {@code spec.propagation} and {@code spec.onTimeout}, from the values of
  *       {@link Propagation} and {@link OnTimeout} (the fields stay strings in Java, so that a policy
  *       stored before the schema refused bad values is still read, and reported Ready=False);
+ *   <li>each entry of {@code spec.usersFrom}: a namespace name or {@code *} (pattern, maxLength 63);
  *   <li>{@code status.conditions} as a list-map keyed by {@code type} (type and status required);
  *   <li>the printer columns in the order the class declares them, Age last (the generator sorts them
  *       by JSON path, which puts .metadata.creationTimestamp first).
@@ -65,6 +66,9 @@ final class PolicyCrd {
       JSONSchemaProps spec = root.getProperties().get("spec");
       spec.getProperties().get("propagation").setEnum(values(Arrays.stream(Propagation.values()).map(Propagation::value)));
       spec.getProperties().get("onTimeout").setEnum(values(Arrays.stream(OnTimeout.values()).map(OnTimeout::value)));
+      JSONSchemaProps usersFrom = spec.getProperties().get("usersFrom").getItems().getSchema();
+      usersFrom.setPattern(PolicySpec.USERS_FROM_ENTRY);
+      usersFrom.setMaxLength(63L);
 
       JSONSchemaProps conditions = root.getProperties().get("status").getProperties().get("conditions");
       conditions.setXKubernetesListType("map");

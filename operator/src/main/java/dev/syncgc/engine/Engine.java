@@ -83,6 +83,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.policies = new PolicyStore(namespaceLabels, graph::snapshot,
         () -> graph.snapshot().forEach(o -> queue.add(o.uid())));
     Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
+    graph.usersFrom(o -> inForce.apply(o).usersFrom()); // users-from: the annotation, else the policy's
     this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
         states, inForce, pauses::paused, holds);
     var planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent(), settings.inUse());

@@ -46,6 +46,28 @@ final class InputWarnings {
       reportInvalidUses(object);
     }
     reportInvalidLinks(object, true);
+    if (inUse && object.ref().namespace() == null && object.hasFinalizer(Names.FINALIZER)) {
+      reportRefusedUsers(object);
+    }
+  }
+
+  /**
+   * SPEC "In use", holding is bounded: a namespaced user of a cluster-scoped object, from a namespace
+   * the object's {@code users-from} does not allow, holds nothing; told on the user, once per object.
+   */
+  private void reportRefusedUsers(ObjectMetadata used) {
+    for (ObjectMetadata user : graph.refusedUsersOf(used)) {
+      if (states.of(user.uid()).reported.add(Names.USERS_FROM + "\n" + used.uid())) {
+        metrics.invalidAnnotation();
+        log.warn("user from a namespace not allowed object={} uid={} used={} usedUid={}", user.ref(), user.uid(),
+            used.ref(), used.uid());
+        events.warning(user.ref(), EventReason.InvalidAnnotation, Names.USES + ": " + used.ref().kind() + "/"
+            + used.ref().name() + " is cluster-scoped and does not let users from namespace "
+            + user.ref().namespace() + " hold it; it protects nothing from here. To hold it, add "
+            + user.ref().namespace() + " to " + Names.USERS_FROM + " on " + used.ref().kind() + "/"
+            + used.ref().name() + " (or to its policy's usersFrom)");
+      }
+    }
   }
 
   private void reportInvalid(ObjectMetadata object, List<InvalidSetting> invalid) {

@@ -200,6 +200,7 @@ public final class Snapshot {
   /** A fresh graph of every object read. */
   public DependencyGraph graph() {
     DependencyGraph g = new DependencyGraph(kindInfo());
+    g.usersFrom(o -> inForce(o).usersFrom()); // users-from with the policies, as the operator's graph
     objects.values().forEach(g::upsert);
     return g;
   }

@@ -93,6 +93,7 @@ public final class Preview {
     Map<String, ObjectMetadata> before = new LinkedHashMap<>();
     world.forEach(o -> before.put(o.uid(), o));
     DependencyGraph view = new DependencyGraph(kinds);
+    view.usersFrom(o -> SettingsInForce.resolver(settingsOf, byUid::get).apply(o).usersFrom());
     world.forEach(view::upsert);
     Set<String> below = below(view, target.uid());
     for (ObjectMetadata u : PreviewUsers.outside(view, target, below)) {

@@ -61,6 +61,7 @@ public final class DeletionRun {
     this.planner = planner;
     this.graph = graph;
     this.inForce = SettingsInForce.resolver(settingsOf, objects::get);
+    graph.usersFrom(o -> inForce.apply(o).usersFrom()); // with the policies, as the operator's graph
     this.now = now;
     this.listener = listener;
     this.version = world.stream().mapToLong(ObjectMetadata::resourceVersion).max().orElse(0) + 1;

@@ -3,11 +3,14 @@ package dev.syncgc.core.graph;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.core.settings.UsersFrom;
 import dev.syncgc.core.usage.Use;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -28,6 +31,7 @@ public final class DependencyGraph {
   private int observed;
   /** Distinct owner uids named by each observed object, summed: the graph's edges as recorded. */
   private int ownerReferences;
+  private volatile Function<ObjectMetadata, UsersFrom> usersFrom = o -> SettingsInForce.ofAnnotations(o).usersFrom();
 
   public DependencyGraph(KindInfo kinds) {
     this.kinds = kinds;
@@ -186,9 +190,39 @@ public final class DependencyGraph {
     return rules.dependents(nodes.get(uid), false);
   }
 
-  /** The observed objects that name {@code used} in {@code syncgc.dev/uses} now (SPEC "In use"). */
-  public synchronized List<ObjectMetadata> usersOf(ObjectMetadata used) {
-    return usage.any() ? usage.usersOf(used, kinds, this::get) : List.of();
+  /**
+   * The observed objects that name {@code used} in {@code syncgc.dev/uses} now and hold it (SPEC "In
+   * use"): of a cluster-scoped object, the cluster-scoped users and those of the namespaces its
+   * {@link #usersFrom settings} allow.
+   */
+  public List<ObjectMetadata> usersOf(ObjectMetadata used) {
+    return users(used, true);
+  }
+
+  /** The users that name the cluster-scoped {@code used} from a namespace it does not allow: they hold nothing. */
+  public List<ObjectMetadata> refusedUsersOf(ObjectMetadata used) {
+    return users(used, false);
+  }
+
+  /**
+   * How the namespaces whose users hold a cluster-scoped object are worked out: its settings in force
+   * (the operator's and the CLI's, with the policies); by default its annotation alone. Asked outside
+   * the graph's monitor.
+   */
+  public void usersFrom(Function<ObjectMetadata, UsersFrom> usersFrom) {
+    this.usersFrom = usersFrom;
+  }
+
+  private List<ObjectMetadata> users(ObjectMetadata used, boolean allowed) {
+    List<ObjectMetadata> users;
+    synchronized (this) {
+      users = usage.any() ? usage.usersOf(used, kinds, this::get) : List.of();
+    }
+    if (used.ref().namespace() != null || users.isEmpty()) {
+      return allowed ? users : List.of();
+    }
+    UsersFrom from = usersFrom.apply(used);
+    return users.stream().filter(u -> from.allows(u.ref()) == allowed).toList();
   }
 
   /** Whether any observed object names another in {@code syncgc.dev/uses}. */

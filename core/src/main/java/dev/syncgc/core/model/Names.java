@@ -14,6 +14,11 @@ public final class Names {
    * object under deletion waits for its users (SPEC "In use").
    */
   public static final String USES = "syncgc.dev/uses";
+  /**
+   * On a cluster-scoped used object: the namespaces whose users hold it (namespace names,
+   * comma-separated, or {@code *}); cluster-scoped users always do (SPEC "In use").
+   */
+  public static final String USERS_FROM = "syncgc.dev/users-from";
   /** On an owner: {@code Release} (default) or {@code Keep} when the deadline passes. */
   public static final String ON_TIMEOUT = "syncgc.dev/on-timeout";
   /** When the running synchronous deletion gives up (RFC 3339); written when it starts. */
@@ -25,13 +30,14 @@ public final class Names {
    */
   public static final String LAST_VALID_PROPAGATION = "syncgc.dev/last-valid-propagation";
   /**
-   * The last valid {@code syncgc.dev/timeout}, {@code on-timeout} and {@code grace-period-seconds}
-   * syncgc saw on an opted-in object (the annotation's own text), written beside its finalizer and
+   * The last valid {@code syncgc.dev/timeout}, {@code on-timeout}, {@code grace-period-seconds} and
+   * {@code users-from} syncgc saw on an opted-in object (the annotation's own text), written beside its finalizer and
    * kept up to date while it is alive: in force while the annotation is invalid (SPEC "Opting in" 2).
    */
   public static final String LAST_VALID_TIMEOUT = "syncgc.dev/last-valid-timeout";
   public static final String LAST_VALID_ON_TIMEOUT = "syncgc.dev/last-valid-on-timeout";
   public static final String LAST_VALID_GRACE_PERIOD = "syncgc.dev/last-valid-grace-period-seconds";
+  public static final String LAST_VALID_USERS_FROM = "syncgc.dev/last-valid-users-from";
   /**
    * On an owner under synchronous deletion: how many dependents, direct and indirect, it had when
    * the deletion started (written with the deadline; {@code kubectl syncgc status} shows progress).

@@ -92,6 +92,11 @@ public record DeletionSettings(Map<Setting<?>, Object> values, List<InvalidSetti
     return get(Setting.ON_TIMEOUT);
   }
 
+  /** The namespaces whose users hold a cluster-scoped object: none unless set. */
+  public UsersFrom usersFrom() {
+    return get(Setting.USERS_FROM).orElse(UsersFrom.NONE);
+  }
+
   /** The object's wave among its owner's dependents: 0 unless set. */
   public int wave() {
     return get(Setting.DELETION_WAVE).orElse(0);

@@ -22,11 +22,11 @@ public final class Setting<T> {
 
   /** A value as read: the value (empty if none could be read) and, for a bad value, why. */
   public record Read<T>(Optional<T> value, String problem) {
-    static <T> Read<T> ok(T value) {
+    public static <T> Read<T> ok(T value) {
       return new Read<>(Optional.of(value), null);
     }
 
-    static <T> Read<T> bad(String problem) {
+    public static <T> Read<T> bad(String problem) {
       return new Read<>(Optional.empty(), problem);
     }
   }
@@ -70,8 +70,16 @@ public final class Setting<T> {
     }
   });
 
+  /**
+   * On a cluster-scoped object: the namespaces whose users hold it (SPEC "In use"); none when nothing
+   * sets it. Read on a namespaced object too, where it changes nothing.
+   */
+  public static final Setting<UsersFrom> USERS_FROM = new Setting<>(Names.USERS_FROM, "usersFrom", false,
+      Names.LAST_VALID_USERS_FROM, UsersFrom::read);
+
   /** The table, in the order invalid values are reported. */
-  public static final List<Setting<?>> ALL = List.of(PROPAGATION, TIMEOUT, GRACE_PERIOD, ON_TIMEOUT, DELETION_WAVE);
+  public static final List<Setting<?>> ALL = List.of(PROPAGATION, TIMEOUT, GRACE_PERIOD, ON_TIMEOUT, DELETION_WAVE,
+      USERS_FROM);
 
   /**
    * A whole number as the numeric annotations take it: surrounding spaces and control characters

@@ -138,6 +138,11 @@ public record SettingsInForce(DeletionSettings inForce, boolean propagationInval
     return inForce.onTimeout().orElse(OnTimeout.RELEASE);
   }
 
+  /** The namespaces whose users hold the object if it is cluster-scoped (SPEC "In use"). */
+  public UsersFrom usersFrom() {
+    return inForce.usersFrom();
+  }
+
   /** The object's wave among its owner's dependents. */
   public int wave() {
     return inForce.wave();

@@ -80,7 +80,7 @@ class LastValidTest {
     Map<String, String> remove = new HashMap<>();
     remove.put(Names.LAST_VALID_ON_TIMEOUT, null); // null: removed by the merge patch
     assertEquals(remove, LastValid.changes(removed));
-    assertEquals(List.of(Names.LAST_VALID_TIMEOUT, Names.LAST_VALID_GRACE_PERIOD, Names.LAST_VALID_ON_TIMEOUT),
-        LastValid.annotations());
+    assertEquals(List.of(Names.LAST_VALID_TIMEOUT, Names.LAST_VALID_GRACE_PERIOD, Names.LAST_VALID_ON_TIMEOUT,
+        Names.LAST_VALID_USERS_FROM), LastValid.annotations());
   }
 }

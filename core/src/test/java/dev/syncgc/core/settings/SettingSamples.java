@@ -42,6 +42,9 @@ public final class SettingSamples {
     values.put(Setting.ON_TIMEOUT, List.of("Release", "Keep", "keep", "Never", ""));
     values.put(Setting.DELETION_WAVE, List.of("0", "5", "-3", "+3", " 7 ", "-0", "2147483647",
         "00000000002147483647", "2147483648", "-2147483648", "-2147483649", "1.5", "high", "", "٣"));
+    values.put(Setting.USERS_FROM, List.of("team-a", "team-a, team-b", " team-a ,team-b,", "*", " * ", "*,*", "",
+        ",", "a".repeat(63), "a".repeat(64), "Team-A", "team_a", "-team", "team-", "*, team-a", "team-a/x",
+        "team a", "**"));
     return values;
   }
 

@@ -36,6 +36,8 @@ final class Generator {
 
   /** {@code syncgc.dev/uses} (SpecNames has none: the soak writes it as users do). */
   static final String USES = "syncgc.dev/uses";
+  /** {@code syncgc.dev/users-from}: a cluster-scoped object a namespaced user holds allows every namespace. */
+  static final String USERS_FROM = "syncgc.dev/users-from";
   /** Mixed into the seed for the usage draws, so that they do not follow the ownership draws. */
   private static final long USAGE_SALT = 0x7573657300000000L; // "uses"
 
@@ -159,6 +161,11 @@ final class Generator {
     for (SoakObject o : candidates) {
       if (!o.uses.isEmpty()) {
         o.annotations.put(USES, String.join(separators.get(o), names.get(o)));
+        for (SoakObject used : o.uses) {
+          if (o.kind.namespaced && !used.kind.namespaced) { // held only from the namespaces it allows
+            used.annotations.put(USERS_FROM, "*");
+          }
+        }
       }
     }
   }
