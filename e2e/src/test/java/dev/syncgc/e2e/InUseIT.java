@@ -324,6 +324,124 @@ class InUseIT {
   }
 
   /**
+   * SPEC "In use": an in-use hold has no deadline; X's own deadline starts once the last user is gone.
+   * X (timeout 3 s) is held by y for longer than its timeout: no deadline is written while held, and the
+   * one written after y goes lies at least 3 s after y's deletion.
+   */
+  @Test
+  void theDeadlineOfAnObjectInUseStartsOnlyOnceItsLastUserIsGone(TestNamespace ns) {
+    try (DeletionOrder deletions = order(ns)) {
+      GenericKubernetesResource x = Widgets.create(client, ns.name(), "x").synchronous().annotate(TIMEOUT, "3s")
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
+      Widgets.create(client, ns.name(), "child").ownedBy(x).finalizer("example.com/hold").apply();
+      ConfigMap y = configMap(ns, "y", Map.of(USES, "widget.test.syncgc.dev/x"));
+
+      Widgets.widget(client, ns.name(), "x").delete();
+      assertHeld(List.of(x), List.of()); // 3 s and more: past x's timeout, and no deadline written
+      java.time.Instant userDeleted = java.time.Instant.now();
+      client.configMaps().inNamespace(ns.name()).withName("y").delete();
+
+      String deadline = await("x's deadline is written once y is gone").atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(200)).until(() -> {
+            GenericKubernetesResource now = ObjectAwaits.current(client, x);
+            return now == null ? null : annotations(now).get(DEADLINE_ANNOTATION);
+          }, java.util.Objects::nonNull);
+      assertTrue(!java.time.Instant.parse(deadline).isBefore(userDeleted.plusSeconds(3).minusMillis(500)),
+          "the deadline " + deadline + " counts from the user's deletion at " + userDeleted);
+      Widgets.widget(client, ns.name(), "child").edit(w -> {
+        w.getMetadata().setFinalizers(List.of());
+        return w;
+      });
+      deletions.awaitDeleted(GONE_DEADLINE, List.of(y, x));
+      deletions.checkWatches();
+    }
+  }
+
+  /**
+   * SPEC "In use" with {@code on-timeout: Keep}: a user outside the cascade keeps x; its owner o (timeout
+   * 3 s, Keep) stays past its deadline, reported once, while x is in use, and goes once the user is gone
+   * and x with it.
+   */
+  @Test
+  void aKeptOwnerWaitsPastItsDeadlineForADependentInUseFromOutside(TestNamespace ns) {
+    try (DeletionOrder deletions = order(ns)) {
+      GenericKubernetesResource o = Widgets.create(client, ns.name(), "o").synchronous()
+          .annotate(TIMEOUT, "3s").annotate(ON_TIMEOUT, "Keep").applyAndAwaitFinalizer(SETUP_DEADLINE);
+      GenericKubernetesResource x = Widgets.create(client, ns.name(), "x").ownedBy(o).synchronous()
+          .applyAndAwaitFinalizer(SETUP_DEADLINE);
+      ConfigMap y = configMap(ns, "y", Map.of(USES, "widgets.test.syncgc.dev/x"));
+
+      Widgets.widget(client, ns.name(), "o").delete();
+      Events.awaitContaining(client, o, "Warning", "SynchronousDeletionTimedOut", "Widget/" + ns.name() + "/x");
+      await("o stays past its deadline while x is in use").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(8))
+          .pollInterval(Duration.ofMillis(200)).until(() -> ObjectAwaits.exists(client, o) && ObjectAwaits.exists(client, x));
+
+      client.configMaps().inNamespace(ns.name()).withName("y").delete();
+      deletions.awaitDeleted(GONE_DEADLINE, List.of(y, x, o));
+      deletions.assertBefore("y", "x");
+      deletions.assertBefore("x", "o");
+      deletions.checkWatches();
+    }
+  }
+
+  /**
+   * SPEC "In use": a used object is protected only while it is opted in. At its owner's Release deadline a
+   * dependent in use that is not opted in is not deleted by syncgc: the owner goes, and the dependent is
+   * left to the built-in collector (which, where it runs, deletes it: nothing protects it).
+   */
+  @Test
+  void aDependentInUseNotOptedInIsLeftToTheBuiltInCollectorAtAReleaseDeadline(TestNamespace ns) {
+    try (DeletionOrder deletions = order(ns)) {
+      GenericKubernetesResource o = Widgets.create(client, ns.name(), "o").synchronous()
+          .annotate(TIMEOUT, "3s").annotate(ON_TIMEOUT, "Release").applyAndAwaitFinalizer(SETUP_DEADLINE);
+      GenericKubernetesResource x = Widgets.create(client, ns.name(), "x").ownedBy(o).apply();
+      configMap(ns, "y", Map.of(USES, "widgets.test.syncgc.dev/x"));
+
+      Widgets.widget(client, ns.name(), "o").delete();
+      deletions.awaitDeleted(GONE_DEADLINE, o);
+      Events.awaitContaining(client, o, "Warning", "SynchronousDeletionTimedOut", "Widget/" + ns.name() + "/x");
+      if (TestCluster.get().builtInCollector()) {
+        deletions.awaitDeleted(GONE_DEADLINE, x); // the collector: its owner is gone
+      } else {
+        await("x stays: syncgc deletes no used object at a deadline").during(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(200)).until(() -> ObjectAwaits.exists(client, x));
+        assertTrue(deletions.find(x).isEmpty(), deletions.deletions().toString());
+      }
+      deletions.checkWatches();
+    }
+  }
+
+  /**
+   * SPEC "In use": the uninstall release releases in-use holds like every other. x, held by its user y,
+   * loses syncgc's finalizer to the release (run as the chart's pre-delete hook runs it, the operator
+   * stopped), handed over with its propagation in force, although y still uses it.
+   */
+  @Test
+  void theUninstallReleaseReleasesAnInUseHoldLikeEveryOther(TestNamespace ns) {
+    GenericKubernetesResource x = Widgets.create(client, ns.name(), "x").synchronous()
+        .applyAndAwaitFinalizer(SETUP_DEADLINE);
+    configMap(ns, "y", Map.of(USES, "widget.test.syncgc.dev/x"));
+    Widgets.widget(client, ns.name(), "x").delete();
+    Events.awaitContaining(client, x, "Normal", "WaitingForUsers", "ConfigMap/" + ns.name() + "/y");
+
+    SharedOperator.pause();
+    try {
+      dev.syncgc.uninstall.Uninstall.Summary summary = new dev.syncgc.uninstall.Uninstall(client,
+          new dev.syncgc.kube.KubeApi(client, new dev.syncgc.kube.RateLimiter(1000, 1000),
+              new dev.syncgc.metrics.SyncgcMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry())))
+          .run();
+      assertEquals(0, summary.failed(), summary.toString());
+      await("x released although y still uses it").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+          .until(() -> {
+            GenericKubernetesResource now = ObjectAwaits.current(client, x);
+            return now == null || !ObjectAwaits.hasFinalizer(now, FINALIZER);
+          });
+    } finally {
+      SharedOperator.resume();
+    }
+  }
+
+  /**
    * SPEC "In use": no release rule frees a used object. a owns b, b owns a, both opted in and deleted; u,
    * outside the ring, uses b: the ring is not released while u exists (before: both went within
    * seconds), and goes as a unit once u is gone, u first.

@@ -9,6 +9,7 @@ import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ObjectWrites;
@@ -88,6 +89,38 @@ final class StepExecutor {
   }
 
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
+    Next next = act(owner, settings, steps);
+    if (next == Next.RETRY) {
+      byTheDeadline(owner, settings, steps);
+    }
+    return next;
+  }
+
+  /**
+   * A failed call retries the owner with a backoff that doubles with each failure (up to minutes): a
+   * refused DELETE must never hold the owner past its deadline (SPEC), so the owner is looked at again
+   * by its deadline at the latest, and, past a {@code Release} deadline, within a second: the plan that
+   * tried the remaining dependents once more is followed at once by the one that lets the owner go.
+   */
+  private void byTheDeadline(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
+    Instant deadline = DeletionPlanner.deadlineOf(owner);
+    for (Step step : steps) {
+      if (step instanceof Step.Start start) {
+        deadline = start.deadline();
+      }
+    }
+    if (deadline == null) {
+      return;
+    }
+    Duration until = Duration.between(clock.instant(), deadline);
+    if (!until.isNegative()) {
+      queue.addAfter(owner.uid(), until);
+    } else if (settings.onTimeout() == OnTimeout.RELEASE) {
+      queue.addAfter(owner.uid(), Duration.ofSeconds(1));
+    }
+  }
+
+  private Next act(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Instant deadline = DeletionPlanner.deadlineOf(owner); // null until a Start step records it
     PlanCalls batches = new PlanCalls(calls, clock, () -> leading.get() == null, deadline);
     // every call on a dependent is sent only while this replica leads and the owner's deletion still
