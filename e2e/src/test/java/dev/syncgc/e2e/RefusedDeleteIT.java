@@ -81,7 +81,7 @@ class RefusedDeleteIT {
   @Test
   void aWebhooksRefusalWith409IsARefusalAndWhatItLeftGoesOnceLifted(TestNamespace ns) throws Exception {
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
-        .annotate(TIMEOUT, "15s").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
+        .annotate(TIMEOUT, "6s").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     Widgets.create(client, ns.name(), "in-use").ownedBy(owner).label(AdmissionPolicies.PROTECTED, "true").apply();
     Widgets.create(client, ns.name(), "plain").ownedBy(owner).apply();
     Widgets.create(client, ns.name(), "probe").label(AdmissionPolicies.PROTECTED, "true").apply();
@@ -95,15 +95,15 @@ class RefusedDeleteIT {
           .until(() -> Widgets.widget(client, ns.name(), "plain").get() == null);
       Event waiting = Events.awaitContaining(client, owner, "Normal", "WaitingForDependents", RefusingWebhook.MESSAGE);
       assertTrue(waiting.getMessage().contains("denied the request"), waiting.getMessage());
-      await("the owner goes at its deadline").atMost(Duration.ofSeconds(45))
+      await("the owner goes at its deadline").atMost(Duration.ofSeconds(30))
           .until(() -> Widgets.widget(client, ns.name(), "owner").get() == null);
       Event timedOut = Events.awaitContaining(client, owner, "Warning", "SynchronousDeletionTimedOut",
           RefusingWebhook.MESSAGE);
       assertTrue(timedOut.getMessage().contains("Widget/" + ns.name() + "/in-use"), timedOut.getMessage());
       assertNotNull(Widgets.widget(client, ns.name(), "in-use").get(), "the webhook keeps it");
-      System.out.printf("webhook 409: owner gone after %d ms (timeout 15 s), %d DELETEs denied%n",
+      System.out.printf("webhook 409: owner gone after %d ms (timeout 6 s), %d DELETEs denied%n",
           Duration.between(deleted, Instant.now()).toMillis(), webhook.denied());
-      assertTrue(webhook.denied() <= 14, "refused DELETEs sent again only with backoff: " + webhook.denied());
+      assertTrue(webhook.denied() <= 20, "refused DELETEs sent again only with backoff: " + webhook.denied());
     }
     await("what the deadline left is deleted once the refusal is lifted").atMost(Duration.ofSeconds(60))
         .until(() -> Widgets.widget(client, ns.name(), "in-use").get() == null);
