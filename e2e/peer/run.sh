@@ -8,8 +8,10 @@
 #   e2e/peer/run.sh build      only build the test binary (cached in $SYNCGC_CACHE/bin, keyed by version)
 #   e2e/peer/run.sh up         start the control plane, the operator and the policy, and leave them running
 #   e2e/peer/run.sh down       stop the operator and the control plane of this suite, remove its data
+#   e2e/peer/run.sh check      whether the last run's JUnit report shows SPECS specs passed (the run does it)
 #
-# Environment: SYNCGC_PEER_FOCUS (ginkgo focus, default "Garbage collector"), SYNCGC_PEER_TIMEOUT
+# Environment: SYNCGC_PEER_FOCUS (ginkgo focus, default "Garbage collector"), SYNCGC_PEER_SPECS (how many
+# specs must pass, default SPECS below: set it with another focus), SYNCGC_PEER_TIMEOUT
 # (whole suite, default 45m), SYNCGC_PEER_OUT (results, default $SYNCGC_CACHE/peer-results),
 # SYNCGC_PEER_KEEP=1 (leave the control plane running), and cluster.sh's SYNCGC_* ports and data dir
 # (make e2e-peer gives the suite its own). The binary and the results never enter the repository.
@@ -28,6 +30,10 @@ JAR=$ROOT/operator/target/syncgc-operator.jar
 CLUSTER=$ROOT/e2e/cluster.sh
 OUT=${SYNCGC_PEER_OUT:-$CACHE/peer-results}
 FOCUS=${SYNCGC_PEER_FOCUS:-Garbage collector}
+# The "Garbage collector" specs of test/e2e/apimachinery at K8S_VERSION: each must run and pass, so
+# that a focus, a skip or a version that drops some fails instead of passing with fewer. A new
+# Kubernetes version with more or fewer specs: count them in the report and change this number.
+SPECS=${SYNCGC_PEER_SPECS:-11}
 SUITE_TIMEOUT=${SYNCGC_PEER_TIMEOUT:-45m}
 # cluster.sh's controllers, and what the suite's specs need besides: ReplicationControllers and
 # CronJobs. The built-in garbage collector stays on: the suite checks Kubernetes' semantics.
@@ -170,7 +176,7 @@ run_suite() {
   "$TEST_BIN" --kubeconfig "$KUBECONFIG" --kubectl-path "$KUBECTL" --provider skeleton \
     --minStartupPods=0 --allowed-not-ready-nodes=0 --node-schedulable-timeout=2m --system-pods-startup-timeout=1m \
     --disable-log-dump --report-dir "$OUT/report" --report-complete-ginkgo \
-    --ginkgo.focus="$FOCUS" --ginkgo.timeout="$SUITE_TIMEOUT" --ginkgo.v --ginkgo.no-color \
+    --ginkgo.focus="$FOCUS" --ginkgo.fail-on-empty --ginkgo.timeout="$SUITE_TIMEOUT" --ginkgo.v --ginkgo.no-color \
     >"$OUT/suite.log" 2>&1 || status=$?
   SUITE_SECONDS=$((SECONDS - start))
   return $status
@@ -178,7 +184,7 @@ run_suite() {
 
 report() {
   local junit
-  junit=$(ls "$OUT"/report/junit*.xml 2>/dev/null | head -1 || true)
+  junit=$(junit_report)
   echo "== peer suite: k8s.io/kubernetes $K8S_VERSION test/e2e/apimachinery, focus \"$FOCUS\", ${SUITE_SECONDS:-?}s"
   if [[ -n $junit ]]; then
     python3 - "$junit" <<'EOF'
@@ -234,6 +240,36 @@ EOF
   echo "logs: $OUT/suite.log, $OUT/operator.log"
 }
 
+junit_report() { ls "$OUT"/report/junit*.xml 2>/dev/null | head -1 || true; }
+
+# The specs ([It]) the JUnit report shows passed: neither failed nor skipped.
+specs_passed() {
+  python3 - "$1" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+passed = 0
+for case in ET.parse(sys.argv[1]).iter("testcase"):
+    if not case.get("name", "").startswith("[It]"):
+        continue  # the suite's set-up and tear-down nodes
+    if case.find("skipped") is None and case.find("failure") is None and case.find("error") is None:
+        passed += 1
+print(passed)
+EOF
+}
+
+# A run that passed with fewer specs than SPECS ran less than it claims: it fails.
+cmd_check() {
+  local junit passed
+  junit=$(junit_report)
+  [[ -n $junit ]] || die "no JUnit report in $OUT/report: the suite did not run (see $OUT/suite.log)"
+  passed=$(specs_passed "$junit") || die "could not read $junit"
+  if ((passed < SPECS)); then
+    die "$passed specs passed, $SPECS expected (focus \"$FOCUS\"; SPECS in e2e/peer/run.sh, or SYNCGC_PEER_SPECS):" \
+      "the others did not run (skipped, or not matched by the focus): see the report above and $OUT/suite.log"
+  fi
+  ((passed == SPECS)) || log "$passed specs passed, more than the $SPECS expected: raise SPECS in e2e/peer/run.sh"
+  log "$passed specs passed ($SPECS expected)"
+}
+
 cmd_down() {
   operator_stop
   "$CLUSTER" down
@@ -261,8 +297,8 @@ cmd_all() {
   DELETIONS=$(deletions_started || echo "?")
   DELETION_LINES=$(grep -c 'synchronous deletion started' "$OUT/operator.log" || true)
   report
-  ((status == 0)) || log "the suite failed (exit $status)"
-  return $status
+  ((status == 0)) || { log "the suite failed (exit $status)"; return $status; }
+  cmd_check
 }
 
 case ${1:-all} in
@@ -270,5 +306,6 @@ case ${1:-all} in
   build) cmd_build ;;
   up) cmd_up ;;
   down) cmd_down ;;
-  *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  check) cmd_check ;;
+  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
