@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-upgrade kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -14,23 +14,26 @@ help: ## list the targets
 demo: jar ## start the local control plane and the operator, and delete a small tree synchronously
 	e2e/demo.sh
 
+# e2e/ran-tests.sh runs the ITs chosen (-Dit.test) and fails when they ran nothing (CONTRIBUTING.md, "Tests")
+RAN_TESTS := e2e/ran-tests.sh
+
 test: ## every test: unit tests, then e2e against KUBECONFIG or the local control plane
-	$(MVN) verify
+	$(RAN_TESTS) all -- $(MVN) verify
 
 unit-test: ## unit and property tests only (no cluster)
 	$(MVN) -pl core,kube,operator,cli test
 
 e2e: jar ## end-to-end tests only
-	$(MVN) -pl e2e verify
+	$(RAN_TESTS) all -- $(MVN) -pl e2e verify
 
 soak: ## chaos soak on the local control plane: random graphs, faults, an oracle; writes docs/reliability.md (SOAK_ARGS)
-	$(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakIT \
+	$(RAN_TESTS) SoakIT -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dsyncgc.soak.report=$(CURDIR)/docs/reliability.md $(SOAK_ARGS)
 
 test-image: ## build the operator image from the Dockerfile (Docker started by e2e/docker.sh) and run it as the chart does
 	eval "$$(e2e/docker.sh up)" && image=$$(e2e/images.sh operator) && \
-	  $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
-	  -Dit.test=OperatorImageIT -Dsyncgc.operatorImage=$$image
+	  $(RAN_TESTS) OperatorImageIT -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE \
+	  -Dsurefire.failIfNoSpecifiedTests=false -Dsyncgc.operatorImage=$$image
 
 KIND_ITS ?= $(shell cat e2e/kind/tests.txt | grep -v '^\#' | paste -sd, -)
 
@@ -40,11 +43,15 @@ kind-up: ## a kind cluster with the chart installed from the image of the Docker
 kind-down: ## delete the kind cluster
 	e2e/kind.sh down
 
-test-kind: test-kind-user-path test-kind-upgrade ## the user path from dist/ on kind, the upgrade from the last release, then the e2e tests of e2e/kind/tests.txt against the chart's in-cluster operator (KIND_ITS=... to choose)
+test-kind: test-kind-its test-kind-user-path test-kind-upgrade ## the user path from dist/ on kind, the upgrade from the last release, then the e2e tests of e2e/kind/tests.txt against the chart's in-cluster operator (KIND_ITS=... to choose)
 	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
 	  export PATH="$$PATH:$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools" && \
-	  SYNCGC_E2E_OPERATOR=chart $(MVN) -pl operator,cli,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
-	  -Dit.test='$(KIND_ITS)'
+	  SYNCGC_E2E_OPERATOR=chart $(RAN_TESTS) '$(KIND_ITS)' -- $(MVN) -pl operator,cli,e2e -am verify -Dtest=NONE \
+	  -Dsurefire.failIfNoSpecifiedTests=false
+
+# before the kind cluster and the images: every class of KIND_ITS (e2e/kind/tests.txt) is a test class
+test-kind-its:
+	@$(RAN_TESTS) names '$(KIND_ITS)'
 
 test-kind-user-path: ## on kind, as a user: make dist + dist-image, helm install of the packaged chart, the krew archive's plugin deleting 1,000-dependent trees, helm uninstall mid-deletion
 	@eval "$$(e2e/docker.sh env-if-ours)"; e2e/kind-user-path.sh
@@ -60,13 +67,13 @@ NOGC_CLUSTER ?= SYNCGC_ETCD_PORT=24790 SYNCGC_ETCD_PEER_PORT=24800 SYNCGC_APISER
 NOGC_KCM_CONTROLLERS := namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller
 
 e2e-nogc: ## the e2e tests of e2e/nogc/tests.txt on a second local control plane without kube-controller-manager's garbage collector (NOGC_ITS=...)
-	@export $(NOGC_CLUSTER) SYNCGC_KCM_CONTROLLERS=$(NOGC_KCM_CONTROLLERS) SYNCGC_E2E_NO_KCM_GC=1 && unset KUBECONFIG && \
+	@$(RAN_TESTS) names '$(NOGC_ITS)' && export $(NOGC_CLUSTER) SYNCGC_KCM_CONTROLLERS=$(NOGC_KCM_CONTROLLERS) SYNCGC_E2E_NO_KCM_GC=1 && unset KUBECONFIG && \
 	  if [[ $$(e2e/cluster.sh builtin-gc 2>/dev/null) != off ]]; then e2e/cluster.sh down && e2e/cluster.sh up; fi && \
-	  $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test='$(NOGC_ITS)'
+	  $(RAN_TESTS) '$(NOGC_ITS)' -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
 
 DIFFERENTIAL_WORLDS ?= 40
 e2e-differential: jar ## syncgc against the built-in collector's foreground deletion on random worlds (DIFFERENTIAL_WORLDS, or DIFFERENTIAL_SEED to replay one)
-	$(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=CoOwnerDifferentialIT \
+	$(RAN_TESTS) CoOwnerDifferentialIT -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
 	  -Dsyncgc.differential.worlds=$(DIFFERENTIAL_WORLDS) $(if $(DIFFERENTIAL_SEED),-Dsyncgc.differential.seed=$(DIFFERENTIAL_SEED))
 
 e2e-nogc-down: ## stop the control plane of e2e-nogc and remove its data
