@@ -149,7 +149,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       queue.add(owner);
     }
     for (ObjectMetadata gone : removal.objects()) {
-      leftBehindBy(gone.uid());
+      leftBehindBy(gone.uid()).forEach(queue::add); // removed from the graph already
       holds.namedBy(null, gone).forEach(queue::add); // a user went: what it used may go now
       holds.release(gone.uid());
       states.forget(gone.uid()); // everything kept about it goes with it
@@ -177,22 +177,28 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   @Override
   public void deleted(TrackedKind kind, ObjectMetadata object) {
     String uid = object.uid();
-    leftBehindBy(uid);
+    List<String> leftBehind = leftBehindBy(uid);
     for (String owner : graph.remove(uid)) {
       queue.add(owner);
     }
+    leftBehind.forEach(queue::add);
     holds.namedBy(null, object).forEach(queue::add); // a user went: what it used may go now
     holds.release(uid);
     states.forget(uid); // everything kept about it goes with it
   }
 
-  /** An owner went: what its Release deadline left behind may go now (LeftBehindSync). */
-  private void leftBehindBy(String owner) {
+  /**
+   * An owner is going: what its Release deadline left behind may go once it has left the graph
+   * (LeftBehindSync), so the caller queues them after the removal.
+   */
+  private List<String> leftBehindBy(String owner) {
+    List<String> found = new ArrayList<>();
     for (ObjectMetadata d : graph.dependentsOf(owner)) {
       if (d.annotation(Names.LEFT_BEHIND_BY) != null) {
-        queue.add(d.uid());
+        found.add(d.uid());
       }
     }
+    return found;
   }
 
   /** Starts the workers; call once every kind has listed, so no decision rests on a partial graph. */
