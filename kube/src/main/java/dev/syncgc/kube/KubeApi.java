@@ -80,7 +80,9 @@ public final class KubeApi {
   /**
    * A DELETE with these DeleteOptions (built by {@link ObjectWrites}, with its preconditions), sent
    * only if {@code stopped} finds no reason against it just before it goes (after the rate limiter's
-   * wait, and again before a retry after 429); else {@link ApiResult#notSent}.
+   * wait, and again before a retry after 429); else {@link ApiResult#notSent}. The options go as a
+   * String: a body of fixed length with {@code Content-Length}, never streamed, so the API server reads
+   * them whole or fails the request unexecuted (DeleteOptionsSentTest).
    */
   public ApiResult delete(TrackedKind kind, ObjectRef ref, String deleteOptions, Supplier<String> stopped) {
     return send("delete", http.newHttpRequestBuilder()

@@ -18,7 +18,8 @@ import java.util.function.Function;
 
 /**
  * An HTTP server on loopback that answers every request as a script says, records what it was asked
- * ("METHOD /path?query"), and a Fabric8 client pointed at it (no HTTP-level retries).
+ * ("METHOD /path?query", and each request as it came: framing headers and body), and a Fabric8
+ * client pointed at it (no HTTP-level retries).
  */
 public final class ScriptedApiServer implements AutoCloseable {
   /**
@@ -34,9 +35,16 @@ public final class ScriptedApiServer implements AutoCloseable {
     }
   }
 
+  /**
+   * One request as it arrived: its {@code Content-Length} and {@code Transfer-Encoding} headers (null
+   * when absent) and its body, read whole before the script answers.
+   */
+  public record Received(String method, String path, String contentLength, String transferEncoding, String body) {}
+
   private final HttpServer server;
   private final CountDownLatch closed = new CountDownLatch(1);
   private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Received> received = new ConcurrentLinkedQueue<>();
   public final KubernetesClient client;
 
   public ScriptedApiServer(Function<HttpExchange, Answer> script) {
@@ -47,6 +55,10 @@ public final class ScriptedApiServer implements AutoCloseable {
     }
     server.createContext("/", exchange -> {
       seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+      received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
+          exchange.getRequestHeaders().getFirst("Content-Length"),
+          exchange.getRequestHeaders().getFirst("Transfer-Encoding"),
+          new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
       Answer a = script.apply(exchange);
       if (a.code() == Answer.NO_ANSWER) {
         exchange.close(); // no status line: the client sees the connection end
@@ -87,6 +99,11 @@ public final class ScriptedApiServer implements AutoCloseable {
   /** The requests so far, in order. */
   public List<String> seen() {
     return List.copyOf(seen);
+  }
+
+  /** The requests so far as they arrived, in order. */
+  public List<Received> received() {
+    return List.copyOf(received);
   }
 
   @Override
