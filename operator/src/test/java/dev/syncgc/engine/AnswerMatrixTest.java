@@ -27,6 +27,7 @@ import dev.syncgc.kube.TrackedKind;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -221,6 +222,15 @@ class AnswerMatrixTest {
     int expectedSent = reply == Reply.THROTTLED_THEN_OK
         || reply == Reply.NO_ANSWER && call.request.startsWith("GET") ? 2 : 1;
     assertEquals(expectedSent, sent, "requests " + call.request + ": " + server.seen());
+    for (ScriptedApiServer.Received r : server.received()) {
+      if (r.method().equals("DELETE")) { // the uid precondition in a body of fixed length, never chunked
+        String name = r.path().substring(r.path().lastIndexOf('/') + 1);
+        assertTrue(r.transferEncoding() == null && r.body().contains("\"preconditions\":{\"uid\":\"" + name + "\"")
+            && String.valueOf(r.body().getBytes(StandardCharsets.UTF_8).length).equals(r.contentLength()),
+            "DELETE " + r.path() + " Content-Length " + r.contentLength() + ", Transfer-Encoding "
+            + r.transferEncoding() + ": " + r.body());
+      }
+    }
   }
 
   /**
