@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * answer included:
  * <ul>
  *   <li>every DELETE carries the object's uid as precondition, refused ones (4xx) too; only a
- *       request refused before its body was read (API Priority and Fairness' 429) has none to show;
+ *       request refused before its body was read (API Priority and Fairness' 429), or one whose body
+ *       never arrived (its sender killed between headers and body: answered 500, not executed), has
+ *       none to show; one executed without a body is a violation;
  *   <li>a DELETE names an object the model lets syncgc delete ({@link Oracle.Deletes}): one a
  *       synchronous cascade of the round deletes, or an Orphan owner handed to the API server's
  *       orphaning ({@code propagationPolicy: Orphan}); never the owner the user deleted, nothing the
@@ -50,11 +52,12 @@ final class AuditCheck {
   record Allowed(Map<String, String> cascade, Map<String, String> handOver) {}
 
   /** One round's figures. */
-  record Counts(int deletes, int refused, int unread, int handOvers, int patches, int rejected429,
-      int handOversRepeated) {
+  record Counts(int deletes, int refused, int unread, int neverArrived, int handOvers, int patches,
+      int rejected429, int handOversRepeated) {
     Counts plus(Counts o) {
-      return new Counts(deletes + o.deletes, refused + o.refused, unread + o.unread, handOvers + o.handOvers,
-          patches + o.patches, rejected429 + o.rejected429, handOversRepeated + o.handOversRepeated);
+      return new Counts(deletes + o.deletes, refused + o.refused, unread + o.unread, neverArrived + o.neverArrived,
+          handOvers + o.handOvers, patches + o.patches, rejected429 + o.rejected429,
+          handOversRepeated + o.handOversRepeated);
     }
   }
 
@@ -64,7 +67,7 @@ final class AuditCheck {
   /** Only the soak's own objects are judged (their namespace or name starts with it): in the full
    * suite the operators may still finish an earlier test's deletion, which no model here covers. */
   private final String prefix;
-  private Counts total = new Counts(0, 0, 0, 0, 0, 0, 0);
+  private Counts total = new Counts(0, 0, 0, 0, 0, 0, 0, 0);
 
   AuditCheck(String prefix) {
     this.prefix = prefix;
@@ -90,6 +93,7 @@ final class AuditCheck {
     int deletes = 0;
     int refused = 0;
     int unread = 0;
+    int neverArrived = 0;
     int handOvers = 0;
     int handOversRepeated = 0;
     int patches = 0;
@@ -114,6 +118,8 @@ final class AuditCheck {
         if (!r.hasBody()) {
           if (r.code() == 429) {
             unread++; // refused before the API server read the body: nothing to judge
+          } else if (r.bodyNeverArrived()) {
+            neverArrived++; // its sender gone between headers and body: the API server executed nothing
           } else {
             out.add("syncgc sent a DELETE without DeleteOptions (no uid precondition) to " + r.key() + ", answered "
                 + r.code() + ": " + r.line());
@@ -155,7 +161,8 @@ final class AuditCheck {
         }
       }
     }
-    Counts counts = new Counts(deletes, refused, unread, handOvers, patches, rejected, handOversRepeated);
+    Counts counts = new Counts(deletes, refused, unread, neverArrived, handOvers, patches, rejected,
+        handOversRepeated);
     total = total.plus(counts);
     return new Result(out, counts);
   }
@@ -235,6 +242,7 @@ final class AuditCheck {
     out.put("DELETE", total.deletes());
     out.put("DELETE refused", total.refused());
     out.put("DELETE refused before its body was read", total.unread());
+    out.put("DELETE whose body never arrived (not executed)", total.neverArrived());
     out.put("Orphan hand-overs", total.handOvers());
     out.put("Orphan hand-overs sent again by a new leader (planned from a later view)", total.handOversRepeated());
     out.put("PATCH/UPDATE", total.patches());

@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The audit log's judge on requests written by hand, as kube-apiserver records them. */
 class AuditCheckTest {
@@ -34,17 +38,18 @@ class AuditCheckTest {
     JsonNode body = uid == null && propagation == null ? MissingNode.getInstance()
         : json("{'kind':'DeleteOptions','propagationPolicy':" + (propagation == null ? "null" : "'" + propagation + "'")
             + (uid == null ? "" : ",'preconditions':{'uid':'" + uid + "'}") + "}");
-    return new AuditLog.Request("delete", key, code, uid, propagation, null, body, "DELETE " + key + " " + code);
+    return new AuditLog.Request("delete", key, code, "", uid, propagation, null, body, "DELETE " + key + " " + code);
   }
 
   private static AuditLog.Request patch(String key, int code, String body) {
-    return new AuditLog.Request("patch", key, code, null, null, null, json(body), "PATCH " + key + " " + body);
+    return new AuditLog.Request("patch", key, code, "", null, null, null, json(body), "PATCH " + key + " " + body);
   }
 
   private static AuditLog.Request handOver(long resourceVersion) {
     String body = "{\"kind\":\"DeleteOptions\",\"propagationPolicy\":\"Orphan\",\"preconditions\":{\"uid\":\"u-orphan\","
         + "\"resourceVersion\":\"" + resourceVersion + "\"}}";
-    return new AuditLog.Request("delete", ORPHAN, 200, "u-orphan", "Orphan", null, json(body), "DELETE " + ORPHAN + " " + body);
+    return new AuditLog.Request("delete", ORPHAN, 200, "", "u-orphan", "Orphan", null, json(body),
+        "DELETE " + ORPHAN + " " + body);
   }
 
   private static List<String> check(AuditLog.Request... requests) {
@@ -73,7 +78,70 @@ class AuditCheckTest {
     AuditCheck audit = new AuditCheck("soak-x");
     AuditCheck.Result apf = audit.check(List.of(delete(CHILD, 429, null, null)), ALLOWED, ROUND, (k, rv) -> null);
     assertEquals(List.of(), apf.violations(), "refused by APF before the body was read: nothing to judge");
-    assertEquals(new AuditCheck.Counts(1, 1, 1, 0, 0, 1, 0), apf.counts());
+    assertEquals(new AuditCheck.Counts(1, 1, 1, 0, 0, 0, 1, 0), apf.counts());
+  }
+
+  /**
+   * A DELETE of CHILD as kube-apiserver 1.36 logs it (the soak's audit policy: level Request, stage
+   * ResponseComplete), with this {@code responseStatus} and, unless null, {@code requestObject}: the
+   * shape of real events, recorded on e2e/cluster.sh's control plane.
+   */
+  private static String event(String responseStatus, String requestObject) {
+    return "{\"kind\":\"Event\",\"apiVersion\":\"audit.k8s.io/v1\",\"level\":\"Request\",\"auditID\":"
+        + "\"794127d4-09fc-4aba-a69f-99715efd4824\",\"stage\":\"ResponseComplete\",\"requestURI\":"
+        + "\"/apis/test.syncgc.dev/v1/namespaces/soak-x-r1-s0/widgets/child\",\"verb\":\"delete\",\"user\":{"
+        + "\"username\":\"" + SoakOperators.USER + "\",\"uid\":\"2ee6a0cd-fcbd-4307-9a8d-e2e4f2735a1f\","
+        + "\"groups\":[\"system:serviceaccounts\",\"system:serviceaccounts:syncgc-soak\",\"system:authenticated\"]},"
+        + "\"sourceIPs\":[\"127.0.0.1\"],\"userAgent\":\"Java-http-client/17.0.15\",\"objectRef\":{\"resource\":"
+        + "\"widgets\",\"namespace\":\"soak-x-r1-s0\",\"name\":\"child\",\"apiGroup\":\"test.syncgc.dev\","
+        + "\"apiVersion\":\"v1\"},\"responseStatus\":" + responseStatus
+        + (requestObject == null ? "" : ",\"requestObject\":" + requestObject)
+        + ",\"requestReceivedTimestamp\":\"2026-11-29T03:42:12.486352Z\",\"stageTimestamp\":"
+        + "\"2026-11-29T03:42:13.838469Z\",\"annotations\":{\"authorization.k8s.io/decision\":\"allow\"}}";
+  }
+
+  /** The events as AuditLog reads them from kube-apiserver's file. */
+  private static List<AuditLog.Request> logged(Path dir, String... events) throws IOException {
+    Path file = dir.resolve("audit.log");
+    AuditLog log = new AuditLog(file, SoakOperators.USER);
+    Files.writeString(file, String.join("\n", events) + "\n");
+    return log.next();
+  }
+
+  @Test
+  void aDeleteWhoseBodyNeverArrivedWasNotExecutedAndIsNoViolation(@TempDir Path dir) throws IOException {
+    // its sender killed between headers and body: kube-apiserver failed reading the body and answered 500
+    // without executing anything (the object was not deleted); HTTP/2, as syncgc's client, then HTTP/1.1
+    List<AuditLog.Request> requests = logged(dir,
+        event("{\"metadata\":{},\"status\":\"Failure\",\"message\":\"client disconnected\",\"code\":500}", null),
+        event("{\"metadata\":{},\"status\":\"Failure\",\"message\":\"read tcp 127.0.0.1:16445-\\u003e"
+            + "127.0.0.1:34848: read: connection reset by peer\",\"code\":500}", null));
+
+    AuditCheck.Result result = new AuditCheck("soak-x").check(requests, ALLOWED, ROUND, (k, rv) -> null);
+
+    assertEquals(List.of(), result.violations(), "never executed: no DELETE without precondition");
+    assertEquals(new AuditCheck.Counts(2, 2, 0, 2, 0, 0, 0, 0), result.counts());
+  }
+
+  @Test
+  void aDeleteTheApiServerExecutedWithoutABodyIsAViolation(@TempDir Path dir) throws IOException {
+    // an empty body is read whole, and the DELETE executed with no precondition: deleted (200), or failed
+    // in etcd; and a body that arrived without the uid is judged as it is, whatever the answer
+    List<AuditLog.Request> requests = logged(dir,
+        event("{\"metadata\":{},\"status\":\"Success\",\"details\":{\"name\":\"child\",\"group\":"
+            + "\"test.syncgc.dev\",\"kind\":\"widgets\",\"uid\":\"u-child\"},\"code\":200}", null),
+        event("{\"metadata\":{},\"status\":\"Failure\",\"message\":\"etcdserver: request timed out\","
+            + "\"code\":500}", null),
+        event("{\"metadata\":{},\"status\":\"Failure\",\"message\":\"client disconnected\",\"code\":500}",
+            "{\"kind\":\"DeleteOptions\",\"apiVersion\":\"meta.k8s.io/__internal\",\"propagationPolicy\":"
+            + "\"Background\"}"));
+
+    List<String> out = new AuditCheck("soak-x").check(requests, ALLOWED, ROUND, (k, rv) -> null).violations();
+
+    assertEquals(3, out.size(), out.toString());
+    assertTrue(out.get(0).contains("without DeleteOptions") && out.get(0).contains("answered 200"), out.get(0));
+    assertTrue(out.get(1).contains("without DeleteOptions") && out.get(1).contains("answered 500"), out.get(1));
+    assertTrue(out.get(2).contains("uid precondition null"), out.get(2));
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * kube-apiserver's audit log (e2e/cluster.sh writes a policy that records one identity's DELETE,
@@ -19,20 +20,39 @@ final class AuditLog {
   static final String DEADLINE = "syncgc.dev/deadline";
 
   /**
-   * One request: verb, the object's etcd-style key, the answer, the DELETE's uid precondition and
-   * propagation policy, the {@code syncgc.dev/deadline} a merge PATCH sets on an owner (null if
-   * none), and the body as the API server read it ({@code requestObject}: DeleteOptions, the patch
-   * document, the object of an UPDATE; a missing node when the request was refused before its body
-   * was read, as API Priority and Fairness does with a 429).
+   * How kube-apiserver's answer reads when the body of a request never arrived: the connection ended
+   * between headers and body (its sender killed), so reading the body failed, answered 500 with Go's
+   * error (HTTP/2: {@code client disconnected}; HTTP/1.1: {@code unexpected EOF}, or a reset).
    */
-  record Request(String verb, String key, int code, String preconditionUid, String propagationPolicy,
-      String deadline, JsonNode body, String line) {
+  private static final Pattern BODY_NOT_READ =
+      Pattern.compile("client disconnected|unexpected EOF|.*: connection reset by peer");
+
+  /**
+   * One request: verb, the object's etcd-style key, the answer (code and {@code responseStatus}'s
+   * message, "" if none), the DELETE's uid precondition and propagation policy, the
+   * {@code syncgc.dev/deadline} a merge PATCH sets on an owner (null if none), and the body as the
+   * API server read it ({@code requestObject}: DeleteOptions, the patch document, the object of an
+   * UPDATE; a missing node when the request was refused before its body was read, as API Priority
+   * and Fairness does with a 429, when its body never arrived, or when it had none).
+   */
+  record Request(String verb, String key, int code, String message, String preconditionUid,
+      String propagationPolicy, String deadline, JsonNode body, String line) {
     boolean succeeded() {
       return code >= 200 && code < 300;
     }
 
     boolean hasBody() {
       return !body.isMissingNode() && !body.isNull();
+    }
+
+    /**
+     * The API server never executed it: no body was read, and the answer is the failure to read it
+     * (500 with a connection's error). A DELETE whose body is empty is executed (with no
+     * preconditions) and is not this: it is answered as the deletion went (200, 404, 409, 500 from
+     * etcd, an admission's refusal).
+     */
+    boolean bodyNeverArrived() {
+      return !hasBody() && code == 500 && BODY_NOT_READ.matcher(message).matches();
     }
   }
 
@@ -78,7 +98,8 @@ final class AuditLog {
         JsonNode body = e.path("requestObject");
         String uid = body.path("preconditions").path("uid").asText(null);
         String deadline = body.path("metadata").path("annotations").path(DEADLINE).asText(null);
-        out.add(new Request(e.path("verb").asText(), key, e.path("responseStatus").path("code").asInt(),
+        JsonNode status = e.path("responseStatus");
+        out.add(new Request(e.path("verb").asText(), key, status.path("code").asInt(), status.path("message").asText(""),
             uid, body.path("propagationPolicy").asText(null), deadline, body,
             line.length() > 600 ? line.substring(0, 600) + "..." : line));
       }

@@ -107,6 +107,8 @@ final class SoakReport {
             audit.getOrDefault("DELETE", 0) + " / " + audit.getOrDefault("PATCH/UPDATE", 0)
             + " (DELETEs refused: " + audit.getOrDefault("DELETE refused", 0) + ", of which refused before the"
             + " body was read: " + audit.getOrDefault("DELETE refused before its body was read", 0)
+            + ", whose body never arrived (its sender killed between headers and body, not executed): "
+            + audit.getOrDefault("DELETE whose body never arrived (not executed)", 0)
             + "; Orphan hand-overs: " + audit.getOrDefault("Orphan hand-overs", 0) + ")"))
         .append(row("requests answered 429 under the APF fault (kube-apiserver's"
             + " apiserver_flowcontrol_rejected_requests_total for syncgc's level), per throttled round",
