@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * above it being deleted does not hold it, ownership goes first) or the two are on one cycle of "goes
  * first" (dependents before their owners, users before what they use), which is released as a unit.
  *
- * @param edges (user, used) pairs by name ({@code o1}..)
+ * @param edges (user, used) pairs by name ({@code o1}.., {@code u1}..)
  */
 record UsageEdges(List<List<String>> edges) {
   static final String WIDGETS = "widgets.test.syncgc.dev";
@@ -48,6 +48,13 @@ record UsageEdges(List<List<String>> edges) {
     return new UsageEdges(edges);
   }
 
+  /** These edges and {@code fixed} (a world's own uses), each once. */
+  UsageEdges with(List<List<String>> fixed) {
+    List<List<String>> all = new ArrayList<>(fixed);
+    edges.stream().filter(e -> !all.contains(e)).forEach(all::add);
+    return new UsageEdges(all);
+  }
+
   /** Writes each user's {@code syncgc.dev/uses} (resource.group/name, as kubectl names objects). */
   void annotate(KubernetesClient client, String ns) {
     Map<String, String> uses = new TreeMap<>();
@@ -60,19 +67,16 @@ record UsageEdges(List<List<String>> edges) {
   /**
    * The pairs deleted in the wrong order, from the deletions' revisions.
    *
-   * @param owners each object's owners by index ({@code o<i>}: its list; co-owners {@code c<k>} are not judged)
+   * @param owners each object's owners by name (owners outside the map, co-owners, are not judged)
    * @param stats where to count what was judged
    */
-  List<String> outOfOrder(List<List<String>> owners, DeletionOrder order, Map<String, Integer> stats) {
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < owners.size(); i++) {
-      names.add("o" + i);
-    }
+  List<String> outOfOrder(Map<String, List<String>> owners, DeletionOrder order, Map<String, Integer> stats) {
+    List<String> names = new ArrayList<>(owners.keySet());
     int n = names.size();
     boolean[][] first = new boolean[n][n]; // first[a][b]: a must be gone before b
     for (int i = 0; i < n; i++) {
-      for (String owner : owners.get(i)) {
-        if (owner.startsWith("o")) {
+      for (String owner : owners.get(names.get(i))) {
+        if (owners.containsKey(owner)) {
           first[i][names.indexOf(owner)] = true; // a dependent before its owner
         }
       }

@@ -58,6 +58,49 @@ public final class AdmissionPolicies {
           policyName: %1$s
           validationActions: [Deny]
         """.formatted(name, group, resource, PROTECTED, scope, MESSAGE);
+    return apply(client, name, yaml, refusesNow);
+  }
+
+  /**
+   * Refuses every UPDATE of a Widget that removes a reference to an owner whose uid its annotation
+   * {@code annotation} lists (comma-separated): whoever sends it, the built-in collector's orphaning
+   * included, which then retries for ever and keeps the owner's {@code orphan} finalizer. Returns once
+   * {@code refusesNow} (a probe that must be refused) says it is enforced.
+   */
+  public static Policy pinOwnerReferences(KubernetesClient client, String name, String annotation,
+      BooleanSupplier refusesNow) {
+    String yaml = """
+        apiVersion: admissionregistration.k8s.io/v1
+        kind: ValidatingAdmissionPolicy
+        metadata: {name: %1$s}
+        spec:
+          failurePolicy: Fail
+          matchConstraints:
+            resourceRules:
+            - apiGroups: ["%2$s"]
+              apiVersions: ["*"]
+              operations: ["UPDATE"]
+              resources: ["widgets"]
+          validations:
+          - expression: >-
+              !has(oldObject.metadata.annotations) || !('%3$s' in oldObject.metadata.annotations)
+              || !has(oldObject.metadata.ownerReferences)
+              || oldObject.metadata.annotations['%3$s'].split(',').all(u,
+                   !oldObject.metadata.ownerReferences.exists(r, r.uid == u)
+                   || (has(object.metadata.ownerReferences) && object.metadata.ownerReferences.exists(r, r.uid == u)))
+            message: "this owner reference is pinned (e2e)"
+        ---
+        apiVersion: admissionregistration.k8s.io/v1
+        kind: ValidatingAdmissionPolicyBinding
+        metadata: {name: %1$s}
+        spec:
+          policyName: %1$s
+          validationActions: [Deny]
+        """.formatted(name, "test.syncgc.dev", annotation);
+    return apply(client, name, yaml, refusesNow);
+  }
+
+  private static Policy apply(KubernetesClient client, String name, String yaml, BooleanSupplier refusesNow) {
     client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).forceConflicts().serverSideApply();
     Policy policy = () -> client.load(new ByteArrayInputStream(("""
         apiVersion: admissionregistration.k8s.io/v1
@@ -68,12 +111,12 @@ public final class AdmissionPolicies {
         kind: ValidatingAdmissionPolicy
         metadata: {name: %1$s}
         """).formatted(name).getBytes(StandardCharsets.UTF_8))).delete();
-    Awaitility.await("the admission policy refuses a DELETE").atMost(Duration.ofSeconds(30))
+    Awaitility.await("the admission policy refuses").atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(refusesNow::getAsBoolean);
     return policy;
   }
 
-  /** Whether a DELETE was refused by admission (403 or 422), as {@code delete} sends it. */
+  /** Whether a request was refused by admission (403 or 422), as {@code request} sends it. */
   public static boolean refused(Runnable delete) {
     try {
       delete.run();
