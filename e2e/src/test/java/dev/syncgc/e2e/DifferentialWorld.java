@@ -208,6 +208,12 @@ record DifferentialWorld(List<Co> coOwners, Map<String, List<String>> owners, Ex
       Widgets.widget(client, ns, l.get(0)).patch(PatchContext.of(PatchType.JSON),
           "[{\"op\":\"add\",\"path\":\"/metadata/ownerReferences/-\",\"value\":" + Serialization.asJson(ref) + "}]");
     }
+    if (extra == Extra.OTHER_NAMESPACE) {
+      // the built-in collector counts it absent and drops it at once: waited for, so that syncgc's side
+      // never starts before (syncgc keeps an object naming it; the collector would delete w1 after the root)
+      await("the built-in collector drops the reference to another namespace").atMost(Duration.ofSeconds(30))
+          .until(() -> Widgets.widget(client, ns, "w1").get().getMetadata().getOwnerReferences().size() == 1);
+    }
     for (int k = 0; k < coOwners.size(); k++) {
       Resource<GenericKubernetesResource> co = coOwnerResource(client, ns, k);
       switch (coOwners.get(k).state()) {
