@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: mutation chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -22,6 +22,10 @@ test: ## every test: unit tests, then e2e against KUBECONFIG or the local contro
 
 unit-test: ## unit and property tests only (no cluster)
 	$(MVN) -pl core,kube,operator,cli test
+
+MUTATION_ARGS ?=
+mutation: ## mutation testing of core/ (PIT): fails below the floor (mutationThreshold, core/pom.xml); report in core/target/mutation/pit-reports (MUTATION_ARGS)
+	$(MVN) -pl core -Pmutation test-compile org.pitest:pitest-maven:mutationCoverage $(MUTATION_ARGS)
 
 e2e: jar ## end-to-end tests only
 	$(RAN_TESTS) all -- $(MVN) -pl e2e verify
