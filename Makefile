@@ -30,9 +30,9 @@ mutation: ## mutation testing of core/ (PIT): fails below the floor (mutationThr
 e2e: jar ## end-to-end tests only
 	$(RAN_TESTS) all -- $(MVN) -pl e2e verify
 
-soak: ## chaos soak on the local control plane: random graphs, faults, an oracle; writes docs/reliability.md (SOAK_ARGS)
+soak: ## chaos soak on the local control plane: random graphs, faults, an oracle; writes docs/soak.md (SOAK_ARGS)
 	$(RAN_TESTS) SoakIT -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
-	  -Dsyncgc.soak.report=$(CURDIR)/docs/reliability.md $(SOAK_ARGS)
+	  -Dsyncgc.soak.report=$(CURDIR)/docs/soak.md $(SOAK_ARGS)
 
 test-image: ## build the operator image from the Dockerfile (Docker started by e2e/docker.sh) and run it as the chart does
 	eval "$$(e2e/docker.sh up)" && image=$$(e2e/images.sh operator) && \

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The chaos soak. Short by default (one round per {@link Faults.Fault}, NONE included: 7 rounds of 4
  * scenarios, trees of at most 12 objects; ~3 minutes); {@code make soak}
- * runs it long and writes docs/reliability.md. System properties: {@code syncgc.soak.seed} (replay;
+ * runs it long and writes docs/soak.md. System properties: {@code syncgc.soak.seed} (replay;
  * drawn at random and printed first when absent), {@code syncgc.soak.round} (replay that round only),
  * {@code syncgc.soak.duration} (e.g. {@code 30m}), {@code syncgc.soak.scenarios} (per round),
  * {@code syncgc.soak.objects} (the most objects of one tree), {@code syncgc.soak.report} (where the

@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The soak's figures, as docs/reliability.md shows them. */
+/** The soak's figures, as docs/soak.md shows them. */
 final class SoakReport {
   final long seed;
   final List<SoakRound.Result> rounds = new ArrayList<>();
@@ -224,7 +224,7 @@ final class SoakReport {
     return out.isEmpty() ? "-" : String.join(", ", out);
   }
 
-  /** The line after which docs/reliability.md is written by hand (the safety cases and their tests): kept. */
+  /** The line after which docs/soak.md is written by hand (the safety cases and their tests): kept. */
   static final String KEPT = "<!-- Written by hand below this line (safety cases, their tests and figures):"
       + " the soak keeps it. -->";
 
