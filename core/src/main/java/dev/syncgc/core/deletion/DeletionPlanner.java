@@ -56,7 +56,7 @@ public final class DeletionPlanner {
       Failures lastFailure, List<Blocker> unverified, Function<ObjectMetadata, SettingsInForce> inForce) {
     Function<ObjectMetadata, SettingsInForce> once = oncePerObject(inForce);
     return plan(graph, owner, settings, now, lastFailure, unverified, o -> once.apply(o).wave(),
-        o -> once.apply(o).cascades());
+        o -> once.apply(o).cascades(), o -> once.apply(o).keep());
   }
 
   /**
@@ -68,14 +68,15 @@ public final class DeletionPlanner {
    * @param waveOf a dependent's deletion wave
    * @param cascades whether an object's own deletion, once it is being deleted, deletes its dependents
    *     (its propagation in force is {@code Synchronous})
+   * @param kept whether an object survives every cascade through it (SPEC "Keep one dependent")
    */
   private List<Step> plan(DependencyGraph graph, ObjectMetadata owner, SettingsInForce settings, Instant now,
       Failures lastFailure, List<Blocker> unverified, ToIntFunction<ObjectMetadata> waveOf,
-      Predicate<ObjectMetadata> cascades) {
+      Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
     List<Step> steps = new ArrayList<>();
     if (inUse) {
       // SPEC "In use": while a user is left, nothing of the owner's own deletion starts
-      InUse.Hold hold = InUse.of(new InUse.Lookup(graph), owner, Set.of(), cascades);
+      InUse.Hold hold = InUse.of(new InUse.Lookup(graph, kept), owner, Set.of(), cascades);
       if (hold.holds()) {
         return List.of(new Step.WaitForUsers(hold.users().stream().map(ObjectMetadata::ref).toList()));
       }
@@ -106,7 +107,7 @@ public final class DeletionPlanner {
       deadline = now.plus(settings.timeout().orElseGet(() -> defaultTimeout(count)));
       steps.add(new Step.Start(deadline, count));
     }
-    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, steps, inUse)
+    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, kept, steps, inUse)
         .plan(dependents, deadline, settings.onTimeout(), unverified);
   }
 

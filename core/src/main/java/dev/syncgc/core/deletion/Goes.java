@@ -25,7 +25,7 @@ import java.util.function.Predicate;
  * a ring owned by nothing outside it stays, as does everything it owns.
  *
  * <p>Worked out over the object's ancestors as the built-in collector's own reading would: what stays
- * (no owner, an owner not seen or not valid, an owner that stays or that lets go of its dependents),
+ * (no owner, kept itself, an owner not seen or not valid, an owner that stays or that lets go of its dependents),
  * spread down, then what no deletion reaches stays too, until nothing changes. Each answer is kept for
  * the plan.
  */
@@ -33,16 +33,19 @@ final class Goes {
   private final DependencyGraph graph;
   private final Set<ObjectRef> going;
   private final Predicate<ObjectMetadata> cascades;
+  private final Predicate<ObjectMetadata> kept;
   private final Map<ObjectRef, Boolean> known = new HashMap<>();
 
   /**
    * @param going objects a cascade under way deletes, counted as being deleted already
    * @param cascades whether an object being deleted deletes its dependents before it goes
+   * @param kept whether an object is kept itself (SPEC "Keep one dependent"): not being deleted, it stays
    */
-  Goes(DependencyGraph graph, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
+  Goes(DependencyGraph graph, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
     this.graph = graph;
     this.going = going;
     this.cascades = cascades;
+    this.kept = kept;
   }
 
   /**
@@ -51,8 +54,8 @@ final class Goes {
    * that stays, orphans, or is held by another controller's finalizer keeps it, as for the ring rule.
    * {@link UsersRing} asks the stricter question.
    */
-  static Goes mayGo(DependencyGraph graph, Predicate<ObjectMetadata> cascades) {
-    return new Goes(graph, Set.of(), o -> Keepers.deletesDependents(o, cascades));
+  static Goes mayGo(DependencyGraph graph, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
+    return new Goes(graph, Set.of(), o -> Keepers.deletesDependents(o, cascades), kept);
   }
 
   boolean test(ObjectMetadata o) {
@@ -87,8 +90,8 @@ final class Goes {
         return false;
       }
       ObjectMetadata x = todo.pop();
-      if (x.owners().isEmpty()) {
-        stays.add(x.ref());
+      if (x.owners().isEmpty() || kept.test(x)) {
+        stays.add(x.ref()); // no owner, or kept itself: no cascade deletes it
       }
       for (OwnerLink link : x.owners()) {
         ObjectMetadata owner = graph.validity(x, link) == LinkValidity.VALID ? graph.get(link) : null;

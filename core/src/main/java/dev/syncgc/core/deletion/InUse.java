@@ -69,14 +69,25 @@ public final class InUse {
    */
   static final class Lookup {
     final DependencyGraph graph;
+    private final Predicate<ObjectMetadata> kept;
     private final Map<ObjectMetadata, List<ObjectMetadata>> users = new IdentityHashMap<>();
 
     Lookup(DependencyGraph graph) {
+      this(graph, o -> false);
+    }
+
+    /** @param kept whether an object is kept itself (SPEC "Keep one dependent"): it stays, whatever goes above it */
+    Lookup(DependencyGraph graph, Predicate<ObjectMetadata> kept) {
       this.graph = graph;
+      this.kept = kept;
     }
 
     DependencyGraph graph() {
       return graph;
+    }
+
+    Predicate<ObjectMetadata> kept() {
+      return kept;
     }
 
     List<ObjectMetadata> users(ObjectMetadata used) {

@@ -27,22 +27,36 @@ final class Keepers {
     /** A solid owner keeps it: only the reference to the owner is removed. */
     SOLID,
     /** Kept only by owners that this cascade is about to delete: neither released nor deleted yet. */
-    DOOMED
+    DOOMED,
+    /** Kept itself (SPEC "Keep one dependent"): only the reference to the owner is removed. */
+    KEPT
   }
 
   private final DependencyGraph graph;
   private final ToIntFunction<ObjectMetadata> waveOf;
   private final Predicate<ObjectMetadata> cascades;
+  private final Predicate<ObjectMetadata> kept;
   private final Map<String, Support> supportByMember = new HashMap<>();
 
-  Keepers(DependencyGraph graph, ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
+  /** @param kept whether an object is kept itself: it survives every cascade through it */
+  Keepers(DependencyGraph graph, ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades,
+      Predicate<ObjectMetadata> kept) {
     this.graph = graph;
     this.waveOf = waveOf;
     this.cascades = cascades;
+    this.kept = kept;
   }
 
-  /** What keeps {@code d} besides the owner {@code ownerUid}. */
+  /** Whether {@code d} is kept itself (SPEC "Keep one dependent"). */
+  boolean kept(ObjectMetadata d) {
+    return kept.test(d);
+  }
+
+  /** What keeps {@code d} besides the owner {@code ownerUid}: {@link Keeper#KEPT} first, if it is kept itself. */
   Keeper otherKeeper(ObjectMetadata d, String ownerUid) {
+    if (kept.test(d)) {
+      return Keeper.KEPT;
+    }
     Keeper result = Keeper.NONE;
     Ring ring = null;
     for (OwnerLink link : d.owners()) {
@@ -137,6 +151,9 @@ final class Keepers {
    * wave (while it is held back, it counts as solid, so nothing waits for it in a circle).
    */
   private boolean doomed(ObjectMetadata object) {
+    if (kept.test(object)) {
+      return false; // it survives the cascade, so it keeps what it owns
+    }
     boolean underCascade = false;
     for (OwnerLink link : object.owners()) {
       if (graph.validity(object, link) != LinkValidity.VALID) {
@@ -172,7 +189,7 @@ final class Keepers {
 
   /**
    * Which members of a ring are kept from outside: support enters at a member that is not being
-   * deleted and has a solid owner outside the ring or an invalid reference (no cascade deletes it),
+   * deleted and is kept itself, or has a solid owner outside the ring or an invalid reference (no cascade deletes it),
    * and flows along the ring to members not being deleted. Support from owners the cascade is about to delete is only {@link Keeper#DOOMED}.
    */
   private final class Support {
@@ -184,6 +201,10 @@ final class Keepers {
       Set<String> doomedEntries = new HashSet<>();
       for (ObjectMetadata m : ring.members()) {
         if (m.beingDeleted()) {
+          continue;
+        }
+        if (Keepers.this.kept.test(m)) {
+          solidEntries.add(m.uid()); // no cascade deletes it: it keeps its ring as a solid owner outside would
           continue;
         }
         for (OwnerLink link : m.owners()) {

@@ -51,8 +51,8 @@ public final class SendCheck {
 
   /**
    * Why deleting {@code planned} (a dependent of {@code owner} the plan chose to delete) no longer
-   * stands, or null while it does: it no longer names the owner, or another owner keeps it now (a
-   * solid owner, or one the same cascade is about to delete, as the planner judges). Judged on the
+   * stands, or null while it does: it no longer names the owner, it is kept itself now, or another owner
+   * keeps it now (a solid owner, or one the same cascade is about to delete, as the planner judges). Judged on the
    * graph's version of the dependent, or the planned one if the graph has never held it; one the graph
    * saw deleted needs no call either, which is the caller's to tell.
    */
@@ -66,10 +66,11 @@ public final class SendCheck {
       return "it no longer names the owner";
     }
     Function<ObjectMetadata, SettingsInForce> once = DeletionPlanner.oncePerObject(inForce);
-    Keepers.Keeper keeper = new Keepers(graph, o -> once.apply(o).wave(), o -> once.apply(o).cascades())
-        .otherKeeper(d, owner.uid());
+    Keepers.Keeper keeper = new Keepers(graph, o -> once.apply(o).wave(), o -> once.apply(o).cascades(),
+        o -> once.apply(o).keep()).otherKeeper(d, owner.uid());
     return switch (keeper) {
       case NONE -> null;
+      case KEPT -> "it is kept (" + Names.KEEP + " or its policy's keep)";
       case SOLID -> "another owner keeps it now";
       case DOOMED -> "another owner, about to be deleted by a cascade, keeps it now";
     };

@@ -40,8 +40,18 @@ public sealed interface Step {
   /** The synchronous deletion begins: record its deadline on the owner. */
   record Start(Instant deadline, int dependentCount) implements Step {}
 
-  /** Remove the owner's reference from a dependent that another, solid owner keeps. */
-  record DropReference(ObjectMetadata dependent, String ownerUid) implements Step {}
+  /**
+   * Remove the owner's reference from a dependent that another, solid owner keeps, or that is kept
+   * itself.
+   *
+   * @param kept the dependent is kept itself ({@code syncgc.dev/keep}, or its policy's {@code keep}):
+   *     SPEC "Keep one dependent", counted in {@code SynchronousDeletionCompleted}
+   */
+  record DropReference(ObjectMetadata dependent, String ownerUid, boolean kept) implements Step {
+    public DropReference(ObjectMetadata dependent, String ownerUid) {
+      this(dependent, ownerUid, false);
+    }
+  }
 
   /**
    * Delete a dependent. If {@code finalizeFirst}, it has dependents of its own: put it under

@@ -26,13 +26,15 @@ final class SynchronousPlan {
   private final Failures lastFailure;
   private final ToIntFunction<ObjectMetadata> waveOf;
   private final Predicate<ObjectMetadata> cascades;
+  private final Predicate<ObjectMetadata> kept;
   /** Each object's users, worked out once for this plan. */
   private final InUse.Lookup usage;
   private final List<Step> steps;
   private final boolean inUse;
 
   SynchronousPlan(DependencyGraph graph, ObjectMetadata owner, Instant now, Failures lastFailure,
-      ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades, List<Step> steps, boolean inUse) {
+      ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept,
+      List<Step> steps, boolean inUse) {
     this.inUse = inUse;
     this.graph = graph;
     this.owner = owner;
@@ -40,7 +42,8 @@ final class SynchronousPlan {
     this.lastFailure = lastFailure;
     this.waveOf = waveOf;
     this.cascades = cascades;
-    this.usage = new InUse.Lookup(graph);
+    this.kept = kept;
+    this.usage = new InUse.Lookup(graph, kept);
     this.steps = steps;
   }
 
@@ -88,16 +91,24 @@ final class SynchronousPlan {
    * behind for syncgc to delete once nothing refuses it any more (the built-in collector, where it
    * runs, does the same). One in use that carries syncgc's finalizer is deleted too: the DELETE only
    * marks it, and its users' hold keeps it until the last is gone; one in use without it is left to
-   * the built-in collector (SPEC "In use").
+   * the built-in collector (SPEC "In use"). One kept itself loses its reference and is never deleted nor
+   * left behind (SPEC "Keep one dependent"); if removing the reference failed since the deadline, it is
+   * skipped, as a refused DELETE is, so that it cannot hold the owner.
    *
    * @return the dependents left behind because their calls still fail
    */
   private List<ObjectMetadata> deleteTheRest(List<ObjectMetadata> dependents, Instant deadline) {
-    Keepers keepers = new Keepers(graph, waveOf, cascades);
+    Keepers keepers = new Keepers(graph, waveOf, cascades, kept);
     UsersRing rings = new UsersRing(usage, Set.of(), cascades); // one ring search for all of them, as in act()
     List<ObjectMetadata> leftBehind = new ArrayList<>();
     for (ObjectMetadata d : dependents) {
       if (d.uid().equals(owner.uid())) {
+        continue;
+      }
+      if (keepers.kept(d)) {
+        if (!lastFailure.since(d.uid(), deadline)) {
+          steps.add(new Step.DropReference(d, owner.uid(), true));
+        }
         continue;
       }
       if (lastFailure.since(d.uid(), deadline)) {
@@ -121,19 +132,19 @@ final class SynchronousPlan {
   }
 
   /**
-   * Each dependent is kept by another owner (its reference to the owner is removed), or goes with
+   * Each dependent is kept by another owner or kept itself (its reference to the owner is removed), or goes with
    * the owner; of those, the ones of the highest wave left are deleted now, the others wait.
    */
   private List<Step> act(List<ObjectMetadata> dependents, Instant lookAgainBy) {
-    Keepers keepers = new Keepers(graph, waveOf, cascades);
+    Keepers keepers = new Keepers(graph, waveOf, cascades, kept);
     List<ObjectMetadata> waitingFor = new ArrayList<>();
     List<ObjectMetadata> toDelete = new ArrayList<>();
     boolean acted = false;
     for (ObjectMetadata d : dependents) {
       Keepers.Keeper keeper = d.uid().equals(owner.uid()) ? Keepers.Keeper.NONE
           : keepers.otherKeeper(d, owner.uid());
-      if (keeper == Keepers.Keeper.SOLID) {
-        steps.add(new Step.DropReference(d, owner.uid()));
+      if (keeper == Keepers.Keeper.SOLID || keeper == Keepers.Keeper.KEPT) {
+        steps.add(new Step.DropReference(d, owner.uid(), keeper == Keepers.Keeper.KEPT));
         acted = true;
         continue;
       }

@@ -68,7 +68,7 @@ final class UsersRing {
   UsersRing(InUse.Lookup lookup, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
     this.graph = lookup.graph;
     this.lookup = lookup;
-    this.goes = new Goes(graph, going, cascades);
+    this.goes = new Goes(graph, going, cascades, lookup.kept());
   }
 
   /**

@@ -104,7 +104,7 @@ final class WavesByUse {
    */
   private void crossings(InUse.Lookup lookup, ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
     DependencyGraph graph = lookup.graph();
-    Goes mayGo = Goes.mayGo(graph, cascades); // an object another owner keeps is no part of a wait across subtrees
+    Goes mayGo = Goes.mayGo(graph, cascades, lookup.kept()); // an object another owner keeps is no part of a wait across subtrees
     for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {

@@ -10,6 +10,12 @@ public final class Names {
   /** On a dependent: among its owner's dependents, the highest wave is deleted first. */
   public static final String DELETION_WAVE = "syncgc.dev/deletion-wave";
   /**
+   * On a dependent: {@code true} keeps it out of every syncgc cascade through it (only the reference to
+   * the owner being deleted is removed); {@code false} or absent: the default. An invalid value counts
+   * as {@code true} (SPEC "Keep one dependent").
+   */
+  public static final String KEEP = "syncgc.dev/keep";
+  /**
    * On a user: the objects it uses ({@code KIND[.GROUP]/NAME}, comma-separated); an opted-in used
    * object under deletion waits for its users (SPEC "In use").
    */

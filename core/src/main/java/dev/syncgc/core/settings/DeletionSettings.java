@@ -11,8 +11,8 @@ import java.util.Optional;
 /**
  * An object's deletion settings, by {@link Setting}, read from its {@code syncgc.dev/} annotations
  * (or given by a policy). A missing or invalid value is absent; invalid ones are listed in
- * {@link #invalid()}. An invalid deletion wave counts as 0 (SPEC), so it is present as 0 and no
- * policy's wave replaces it.
+ * {@link #invalid()}. An invalid deletion wave counts as 0 and an invalid keep as true (SPEC), so they
+ * are present as such and no policy's value replaces them.
  *
  * @param values each setting's value, by setting (absent: not set)
  * @param invalid the values that could not be read, in the order of {@link Setting#ALL}
@@ -100,5 +100,10 @@ public record DeletionSettings(Map<Setting<?>, Object> values, List<InvalidSetti
   /** The object's wave among its owner's dependents: 0 unless set. */
   public int wave() {
     return get(Setting.DELETION_WAVE).orElse(0);
+  }
+
+  /** Whether the object is kept out of every cascade through it (SPEC "Keep one dependent"): false unless set. */
+  public boolean keep() {
+    return get(Setting.KEEP).orElse(false);
   }
 }

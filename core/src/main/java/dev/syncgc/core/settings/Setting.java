@@ -77,9 +77,19 @@ public final class Setting<T> {
   public static final Setting<UsersFrom> USERS_FROM = new Setting<>(Names.USERS_FROM, "usersFrom", false,
       Names.LAST_VALID_USERS_FROM, UsersFrom::read);
 
+  /**
+   * SPEC "Keep one dependent": {@code true} or {@code false}; an invalid value counts as {@code true} (kept),
+   * so it is read as true (and no policy's keep replaces it; nothing recorded is needed).
+   */
+  public static final Setting<Boolean> KEEP = new Setting<>(Names.KEEP, "keep", false, null, v -> switch (v) {
+    case "true" -> Read.ok(true);
+    case "false" -> Read.ok(false);
+    default -> new Read<>(Optional.of(true), "must be true or false; counts as true (kept)");
+  });
+
   /** The table, in the order invalid values are reported. */
   public static final List<Setting<?>> ALL = List.of(PROPAGATION, TIMEOUT, GRACE_PERIOD, ON_TIMEOUT, DELETION_WAVE,
-      USERS_FROM);
+      USERS_FROM, KEEP);
 
   /**
    * A whole number as the numeric annotations take it: surrounding spaces and control characters

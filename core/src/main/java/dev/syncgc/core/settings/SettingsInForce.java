@@ -148,6 +148,15 @@ public record SettingsInForce(DeletionSettings inForce, boolean propagationInval
     return inForce.wave();
   }
 
+  /**
+   * Whether the object survives every syncgc cascade through it, only its reference to the owner being
+   * deleted removed (SPEC "Keep one dependent"): its annotation (an invalid value counts as true), else
+   * the deciding policy's {@code keep}; never inherited.
+   */
+  public boolean keep() {
+    return inForce.keep();
+  }
+
   /** The propagation in force, {@link Propagation#BACKGROUND} when nothing tells. */
   public Propagation propagationOrBackground() {
     return propagation().orElse(Propagation.BACKGROUND);

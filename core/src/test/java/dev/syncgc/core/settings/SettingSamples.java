@@ -45,6 +45,7 @@ public final class SettingSamples {
     values.put(Setting.USERS_FROM, List.of("team-a", "team-a, team-b", " team-a ,team-b,", "*", " * ", "*,*", "",
         ",", "a".repeat(63), "a".repeat(64), "Team-A", "team_a", "-team", "team-", "*, team-a", "team-a/x",
         "team a", "**"));
+    values.put(Setting.KEEP, List.of("true", "false", "True", "TRUE", "yes", "1", "", " true", "true "));
     return values;
   }
 

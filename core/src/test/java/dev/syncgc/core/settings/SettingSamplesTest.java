@@ -38,6 +38,13 @@ class SettingSamplesTest {
     assertEquals(List.of("Synchronous", "Orphan", "Background"), validOf(Setting.PROPAGATION));
     assertEquals(List.of("Release", "Keep"), validOf(Setting.ON_TIMEOUT));
     assertEquals(List.of("90s", "1h30m", "250µs"), validOf(Setting.TIMEOUT));
+    assertEquals(List.of("true", "false"), validOf(Setting.KEEP));
+  }
+
+  @Test
+  void anInvalidKeepCountsAsKept() {
+    assertEquals(Map.entry(true, "must be true or false; counts as true (kept)"),
+        Map.entry(Setting.KEEP.read("yes").value().orElseThrow(), Setting.KEEP.read("yes").problem()));
   }
 
   @Test

@@ -121,4 +121,22 @@ class SettingsInForceTest {
     var resolve = SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), world::get);
     assertEquals(OnTimeout.RELEASE, resolve.apply(d).onTimeout());
   }
+
+  @Test
+  void keepIsTheAnnotationsElseThePolicysAndNeverInherited() {
+    DeletionSettings keepingPolicy = DeletionSettings.NONE.with(Setting.KEEP, true);
+    var plain = obj("p").build();
+    var no = obj("n").annotate(Names.KEEP, "false").build();
+    var bad = obj("b").annotate(Names.KEEP, "yes").build();
+    assertFalse(SettingsInForce.ofAnnotations(plain).keep(), "false by default");
+    assertTrue(SettingsInForce.of(plain, DeletionSettings.fromAnnotations(Map.of()).orElse(keepingPolicy),
+        Optional.empty()).keep(), "the policy's keep");
+    assertFalse(SettingsInForce.of(no, DeletionSettings.fromAnnotations(no.annotations()).orElse(keepingPolicy),
+        Optional.empty()).keep(), "the annotation wins over the policy");
+    assertTrue(SettingsInForce.ofAnnotations(bad).keep(), "an invalid value counts as keep");
+    var owner = obj("x").deleting().syncFinalizer().annotate(Names.KEEP, "true").build();
+    var dependent = obj("d").ownedBy("x").annotate(Names.CASCADED_FROM, "x").build();
+    assertFalse(SettingsInForce.of(dependent, DeletionSettings.NONE, Optional.of(SettingsInForce.ofAnnotations(owner)))
+        .keep(), "a cascading owner's keep is its own");
+  }
 }
