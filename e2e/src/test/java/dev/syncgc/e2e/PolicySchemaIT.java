@@ -38,7 +38,12 @@ class PolicySchemaIT {
             "supported values: \"Synchronous\", \"Orphan\", \"Background\""),
         bad("propagation synchronous", s -> s.put("propagation", "synchronous"), "spec.propagation",
             "supported values: \"Synchronous\", \"Orphan\", \"Background\""),
-        bad("no propagation", s -> s.remove("propagation"), "spec.propagation", "Required value"),
+        bad("no propagation", s -> s.remove("propagation"), "spec", "propagation is required unless keep is true"),
+        bad("no propagation, keep false", s -> {
+          s.remove("propagation");
+          s.put("keep", false);
+        }, "spec", "propagation is required unless keep is true"),
+        bad("keep yes", s -> s.put("keep", "yes"), "spec.keep", "must be of type boolean"),
         bad("onTimeout Never", s -> s.put("onTimeout", "Never"), "spec.onTimeout",
             "supported values: \"Release\", \"Keep\""),
         bad("timeout soon", s -> s.put("timeout", "soon"), "spec.timeout",
@@ -131,6 +136,11 @@ class PolicySchemaIT {
         assertEquals(Optional.empty(), GcPolicies.refusal(client, name + "-" + propagation.toLowerCase(), other)
             .map(KubernetesClientException::getMessage));
       }
+      Map<String, Object> keep = goodSpec(); // SPEC "Keep one dependent": a keeping policy need not opt in
+      keep.remove("propagation");
+      keep.put("keep", true);
+      assertEquals(Optional.empty(), GcPolicies.refusal(client, name + "-keep", keep)
+          .map(KubernetesClientException::getMessage));
     } finally {
       GcPolicies.delete(client, name);
     }

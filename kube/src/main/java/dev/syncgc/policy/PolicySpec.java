@@ -19,6 +19,7 @@ import java.util.List;
  * {@link dev.syncgc.core.settings.OnTimeout} (PolicyCrd, in the tests, where the CRD is generated).
  * The translator still checks everything, for policies written before the schema did.
  */
+@ValidationRule(value = PolicySpec.PROPAGATION_OR_KEEP_RULE, message = "propagation is required unless keep is true")
 public class PolicySpec {
   /**
    * The CEL rule on {@code timeout}: what {@link GoDuration#parse} takes. The regular expression reads
@@ -31,6 +32,9 @@ public class PolicySpec {
 
   public static final String TIMEOUT_RULE =
       "self.matches('" + GoDuration.SYNTAX + "') && duration(self) > duration('0s')";
+
+  /** The CEL rule on the spec: a policy that keeps the objects it matches need not opt them in. */
+  public static final String PROPAGATION_OR_KEEP_RULE = "has(self.propagation) || (has(self.keep) && self.keep)";
 
   /**
    * Some character {@link String#isBlank()} does not count as white space (Java's
@@ -50,8 +54,7 @@ public class PolicySpec {
   @JsonPropertyDescription("Objects it applies to, by label; empty or absent: all of the kinds.")
   private LabelSelector selector;
 
-  @Required
-  @JsonPropertyDescription("Synchronous, Orphan or Background.")
+  @JsonPropertyDescription("Synchronous, Orphan or Background; required unless keep is true.")
   private String propagation; // an enum of Propagation's values in the CRD (PolicyCrd)
 
   @ValidationRule(value = TIMEOUT_RULE,
@@ -79,6 +82,11 @@ public class PolicySpec {
       + " hold it while it is being deleted, or [\"*\"] for every namespace; cluster-scoped users always do."
       + " Absent or empty: no namespaced user holds it. Its annotation syncgc.dev/users-from wins.")
   private List<String> usersFrom; // each a namespace name or "*" in the CRD (PolicyCrd)
+
+  @JsonPropertyDescription("true: the objects it matches survive every syncgc cascade through them, only their"
+      + " reference to the owner being deleted removed (the syncgc.dev/keep annotation wins); propagation"
+      + " may then be left out.")
+  private Boolean keep;
 
   public List<GroupKindSpec> getKinds() {
     return kinds;
@@ -150,6 +158,14 @@ public class PolicySpec {
 
   public void setPriority(Integer priority) {
     this.priority = priority;
+  }
+
+  public Boolean getKeep() {
+    return keep;
+  }
+
+  public void setKeep(Boolean keep) {
+    this.keep = keep;
   }
 
   /** A group and a kind; the core group is "". */

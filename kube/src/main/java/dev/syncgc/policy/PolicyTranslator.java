@@ -52,11 +52,16 @@ public final class PolicyTranslator {
 
   /**
    * The policy's settings, validated by the same rules (and in the same words) as the annotations
-   * they stand in for: {@link DeletionSettings#fromAnnotations}. The propagation is required.
+   * they stand in for: {@link DeletionSettings#fromAnnotations}. The propagation is required unless the
+   * policy keeps what it matches (SPEC "Keep one dependent"): such a policy need not opt anything in.
    */
   private static DeletionSettings settings(PolicySpec spec) throws InvalidPolicy {
     Map<String, String> values = new LinkedHashMap<>();
-    values.put(Names.PROPAGATION, String.valueOf(spec.getPropagation()));
+    if (spec.getPropagation() != null) {
+      values.put(Names.PROPAGATION, spec.getPropagation());
+    } else if (!Boolean.TRUE.equals(spec.getKeep())) {
+      throw new InvalidPolicy("spec.propagation is required unless spec.keep is true");
+    }
     if (spec.getTimeout() != null) {
       values.put(Names.TIMEOUT, spec.getTimeout());
     }
@@ -73,6 +78,9 @@ public final class PolicyTranslator {
         }
       }
       values.put(Names.USERS_FROM, String.join(",", spec.getUsersFrom()));
+    }
+    if (spec.getKeep() != null) {
+      values.put(Names.KEEP, spec.getKeep().toString());
     }
     DeletionSettings parsed = DeletionSettings.fromAnnotations(values);
     for (InvalidSetting i : parsed.invalid()) {

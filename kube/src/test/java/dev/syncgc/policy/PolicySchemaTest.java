@@ -50,7 +50,14 @@ class PolicySchemaTest {
         spec.getProperties().get("timeout").getXKubernetesValidations().stream().map(ValidationRule::getRule).toList());
     assertEquals(0.0, spec.getProperties().get("gracePeriodSeconds").getMinimum());
     assertEquals(1L, spec.getProperties().get("kinds").getMinItems());
-    assertEquals(List.of("kinds", "propagation"), spec.getRequired());
+    assertEquals(List.of("kinds"), spec.getRequired());
+  }
+
+  @Test
+  void propagationIsRequiredUnlessKeepIsTrue() {
+    assertEquals(List.of(PolicySpec.PROPAGATION_OR_KEEP_RULE),
+        spec.getXKubernetesValidations().stream().map(ValidationRule::getRule).toList());
+    assertEquals("boolean", spec.getProperties().get("keep").getType());
   }
 
   @Test

@@ -100,7 +100,11 @@ class PolicyTranslatorTest {
     assertTrue(invalid(s -> s.setKinds(List.of(kind("example.com", " ", null)))).startsWith("spec.kinds:"));
     assertEquals("spec.propagation 'orphan' must be one of Synchronous, Orphan, Background",
         invalid(s -> s.setPropagation("orphan")), "values are case-sensitive, as in the annotation");
-    assertTrue(invalid(s -> s.setPropagation(null)).startsWith("spec.propagation 'null'"));
+    assertEquals("spec.propagation is required unless spec.keep is true", invalid(s -> s.setPropagation(null)));
+    assertEquals("spec.propagation is required unless spec.keep is true", invalid(s -> {
+      s.setPropagation(null);
+      s.setKeep(false);
+    }));
     assertTrue(invalid(s -> s.setTimeout("ten minutes")).startsWith("spec.timeout 'ten minutes' "));
     assertEquals("spec.gracePeriodSeconds '-1' must not be negative", invalid(s -> s.setGracePeriodSeconds(-1L)));
     assertEquals("spec.onTimeout 'keep' must be Release or Keep", invalid(s -> s.setOnTimeout("keep")));
@@ -110,5 +114,21 @@ class PolicyTranslatorTest {
     assertTrue(invalid(s -> s.setNamespaceSelector(new LabelSelectorBuilder().addNewMatchExpression()
         .withKey("k").withOperator("In").endMatchExpression().build()))
         .startsWith("spec.namespaceSelector: selector operator In on 'k' needs values"));
+  }
+
+  @Test
+  void aKeepingPolicyNeedsNoPropagationAndOptsNothingIn() throws Exception {
+    Policy keep = PolicyTranslator.translate(resource("keep-data", s -> {
+      s.setPropagation(null);
+      s.setKeep(true);
+    }));
+    Policy both = PolicyTranslator.translate(resource("both", s -> s.setKeep(true)));
+
+    assertEquals(Optional.empty(), keep.settings().propagation());
+    assertTrue(keep.settings().keep());
+    assertEquals(Optional.of(Propagation.SYNCHRONOUS), both.settings().propagation());
+    assertTrue(both.settings().keep());
+    assertEquals(Optional.empty(), PolicyTranslator.translate(resource("min", s -> { })).settings()
+        .get(dev.syncgc.core.settings.Setting.KEEP), "not false: the object's own annotation may say");
   }
 }
