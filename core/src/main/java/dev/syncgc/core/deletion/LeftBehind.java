@@ -6,6 +6,7 @@ import dev.syncgc.core.graph.OwnerState;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.core.settings.DeletionSettings;
 import java.util.List;
 
 /**
@@ -14,7 +15,7 @@ import java.util.List;
  * afterwards, by syncgc itself, as the built-in collector deletes an object whose owners are all
  * gone: only once every owner it names is absent (a valid reference to an owner of a tracked kind
  * that the graph does not hold: one it cannot see counts as keeping), and, unless its DELETE only
- * marks it (it carries syncgc's finalizer), no user holds it.
+ * marks it (it carries syncgc's finalizer), no user holds it. One annotated {@link Names#KEEP} since stays.
  */
 public final class LeftBehind {
   private LeftBehind() {}
@@ -23,6 +24,9 @@ public final class LeftBehind {
   public static String keeper(DependencyGraph graph, ObjectMetadata object) {
     if (object.annotation(Names.LEFT_BEHIND_BY) == null || object.beingDeleted()) {
       return "not left behind";
+    }
+    if (DeletionSettings.fromAnnotations(object.annotations()).keep()) {
+      return "it is kept (" + Names.KEEP + ")"; // kept since it was left behind: never deleted through its owner
     }
     if (object.owners().isEmpty()) {
       return "it has no owner reference any more"; // its owners were removed: nobody's garbage

@@ -24,6 +24,13 @@ class LeftBehindTest {
   }
 
   @Test
+  void anObjectKeptSinceItWasLeftBehindStays() {
+    DependencyGraph g = graphOf(obj("d").ownedBy("x").annotate(Names.LEFT_BEHIND_BY, "x").annotate(Names.KEEP, "true")
+        .build());
+    assertNotNull(keeper(g, "d"), "SPEC \"Keep one dependent\": syncgc never deletes it through its owner");
+  }
+
+  @Test
   void anOwnerThatExistsOrCannotBeSeenKeepsIt() {
     DependencyGraph g = graphOf(obj("x").build(), obj("gone-owner-of-a").build(),
         obj("a").ownedBy("x").annotate(Names.LEFT_BEHIND_BY, "old").build(),
