@@ -73,9 +73,32 @@ final class DeletionReporter {
     }
   }
 
-  void referenceDropped(ObjectMetadata dependent, ObjectMetadata owner) {
+  /**
+   * @param keptUnder the uid of the root of the cascade when the dependent is kept itself (SPEC "Keep one
+   *     dependent"): counted there; null when another owner keeps it
+   */
+  void referenceDropped(ObjectMetadata dependent, ObjectMetadata owner, String keptUnder) {
+    if (keptUnder != null) {
+      states.of(keptUnder).kept.incrementAndGet();
+      log.info("removed owner reference object={} uid={} owner={} reason=\"the dependent is kept ({} or its"
+          + " policy's keep)\"", dependent.ref(), dependent.uid(), owner.ref(), Names.KEEP);
+      return;
+    }
     log.info("removed owner reference object={} uid={} owner={} reason=\"the dependent stays: orphaned, or"
         + " kept by another owner\"", dependent.ref(), dependent.uid(), owner.ref());
+  }
+
+  /** How many dependents this replica kept below the root {@code rootUid} so far. */
+  int kept(String rootUid) {
+    ObjectStates.State state = states.peek(rootUid);
+    return state == null ? 0 : state.kept.get();
+  }
+
+  /** The words of SynchronousDeletionCompleted. */
+  static String completed(String took, int kept, List<String> unlisted) {
+    return "All dependents are gone; released after " + took
+        + (kept == 0 ? "" : "; " + kept + " dependent" + (kept == 1 ? "" : "s") + " kept (" + Names.KEEP + ")")
+        + (unlisted.isEmpty() ? "" : "; not checked (syncgc cannot list them): " + unlisted);
   }
 
   void deleted(ObjectMetadata d, ObjectMetadata owner, Long graceSeconds, boolean finalizeFirst) {
@@ -102,8 +125,8 @@ final class DeletionReporter {
         log.info("synchronous deletion completed object={} uid={} took={}", owner.ref(), owner.uid(), tookText);
         if (root(owner)) {
           List<String> unlisted = unlistedKinds.get();
-          events.normal(owner.ref(), EventReason.SynchronousDeletionCompleted, "All dependents are gone; released after "
-              + tookText + (unlisted.isEmpty() ? "" : "; not checked (syncgc cannot list them): " + unlisted));
+          events.normal(owner.ref(), EventReason.SynchronousDeletionCompleted,
+              completed(tookText, kept(owner.uid()), unlisted));
         }
       }
       case TIMED_OUT -> {

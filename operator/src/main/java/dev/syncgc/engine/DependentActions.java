@@ -105,14 +105,32 @@ final class DependentActions {
   }
 
   /** @param cascading why the owner's deletion no longer cascades (or this replica no longer leads), or null */
-  Next dropReference(ObjectMetadata dependent, ObjectMetadata owner, Supplier<String> cascading) {
+  Next dropReference(Step.DropReference drop, ObjectMetadata owner, Supplier<String> cascading) {
+    ObjectMetadata dependent = drop.dependent();
     ApiResult r = writes.removeOwnerReference(reflectors.kindOf(dependent.ref()), dependent, owner.uid(), cascading);
     if (r.ok() || r.gone()) {
       succeeded(dependent.uid());
-      reporter.referenceDropped(dependent, owner);
+      reporter.referenceDropped(dependent, owner, drop.kept() && r.ok() ? rootOf(owner) : null);
       return Next.DONE;
     }
     return failed(dependent, "removing its owner reference", r);
+  }
+
+  /**
+   * The owner the user deleted, whose cascade reached {@code owner}: up the {@link Names#CASCADED_FROM}
+   * chain while the graph holds it (a ring of cascades ends after 64 steps).
+   */
+  private String rootOf(ObjectMetadata owner) {
+    ObjectMetadata at = owner;
+    for (int i = 0; i < 64; i++) {
+      String up = at.annotation(Names.CASCADED_FROM);
+      ObjectMetadata next = up == null ? null : graph.get(up);
+      if (next == null) {
+        break;
+      }
+      at = next;
+    }
+    return at.uid();
   }
 
   /**

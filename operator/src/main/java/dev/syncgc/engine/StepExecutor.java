@@ -154,7 +154,7 @@ final class StepExecutor {
       } else if (step instanceof Step.HandToOrphaning) {
         return handToOrphaning(owner);
       } else if (step instanceof Step.DropReference drop) {
-        batches.add(() -> dependents.dropReference(drop.dependent(), owner, cascading));
+        batches.add(() -> dependents.dropReference(drop, owner, cascading));
       } else if (step instanceof Step.DeleteDependent delete) {
         if (!dependents.deleteSent(delete.dependent().uid())) { // not seen going yet: no second DELETE
           Instant ownerDeadline = deadline;
