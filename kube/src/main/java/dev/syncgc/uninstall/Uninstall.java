@@ -13,9 +13,11 @@ import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * included), so the built-in collector that takes over deletes exactly what syncgc would have:
  * {@code Orphan} to the API server's orphaning (DELETE with {@code propagationPolicy: Orphan} and a
  * uid precondition: every dependent survives without the reference), {@code Synchronous} to
- * Kubernetes' foreground deletion (dependents still go first), and nothing telling or
+ * Kubernetes' foreground deletion (dependents still go first; kept ones lose their reference first:
+ * {@link KeptDependents}), and nothing telling or
  * {@code Background} to background deletion (the finalizer only goes). One that already carries
  * Kubernetes' {@code orphan} finalizer ({@code kubectl delete --cascade=orphan}) only loses syncgc's.
  */
@@ -164,11 +167,20 @@ public final class Uninstall {
     PoliciesInForce policies = PoliciesInForce.load(client);
     Function<ObjectMetadata, SettingsInForce> inForce =
         SettingsInForce.resolver(policies.store::settingsOf, uid -> held.containsKey(uid) ? held.get(uid).meta : null);
+    Set<String> foreground = new HashSet<>();
+    for (Held h : held.values()) {
+      if (h.meta.beingDeleted() && policies.undecided(h.meta) == null
+          && Handover.of(h.meta, inForce.apply(h.meta)) == Handover.FOREGROUND) {
+        foreground.add(h.meta.uid());
+      }
+    }
+    KeptDependents kept = foreground.isEmpty() ? KeptDependents.NONE
+        : KeptDependents.of(api, found.kinds(), foreground, policies);
     int unfinalized = 0;
     int handedOver = 0;
     int failed = 0;
     for (Held h : held.values()) {
-      Left left = release(h, inForce, policies, released);
+      Left left = release(h, inForce, policies, kept, released);
       switch (left) {
         case UNFINALIZED -> unfinalized++;
         case DELETED_WITH_ITS_PROPAGATION -> handedOver++;
@@ -188,7 +200,7 @@ public final class Uninstall {
   private enum Left { UNFINALIZED, DELETED_WITH_ITS_PROPAGATION, FAILED }
 
   private Left release(Held h, Function<ObjectMetadata, SettingsInForce> inForce, PoliciesInForce policies,
-      Released released) {
+      KeptDependents kept, Released released) {
     TrackedKind kind = h.kind;
     ObjectMetadata object = h.meta;
     ObjectRef ref = object.ref();
@@ -208,6 +220,9 @@ public final class Uninstall {
     }
     Handover handover = Handover.of(object, inForce.apply(object));
     String done = handover.describe(object);
+    if (handover == Handover.FOREGROUND && !kept.dropReferences(writes, object)) {
+      return Left.FAILED;
+    }
     if (handover != Handover.NONE) {
       ApiResult r = writes.delete(kind, ref, 0, null, handover.propagationPolicy(), ObjectWrites.UNCHECKED);
       if (r.gone() || r.conflict()) { // the API server's own conflict here is the uid precondition: another object now
