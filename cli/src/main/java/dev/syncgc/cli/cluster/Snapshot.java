@@ -192,6 +192,23 @@ public final class Snapshot {
     return policies.deciding(object);
   }
 
+  /**
+   * Why a syncgc cascade through the object would keep it (SPEC "Keep one dependent"), or null when it
+   * would not: its {@code syncgc.dev/keep} annotation (an invalid value counts as true), or the policy
+   * deciding for it.
+   */
+  public String keptBecause(ObjectMetadata object) {
+    if (!settingsOf(object).keep()) {
+      return null;
+    }
+    String value = object.annotation(dev.syncgc.core.model.Names.KEEP);
+    if (value == null) {
+      return "kept: GarbageCollectionPolicy " + policyOf(object).orElse("?") + " (keep: true)";
+    }
+    return "kept: " + dev.syncgc.core.model.Names.KEEP + "=\"" + value + "\""
+        + (value.equals("true") ? "" : " (invalid: counts as true)");
+  }
+
   /** The kinds as the core sees them here: one not listed keeps what it owns (see {@link Kinds#except}). */
   public KindInfo kindInfo() {
     return kinds.except(unlisted.stream().map(Unlisted::kind).toList());

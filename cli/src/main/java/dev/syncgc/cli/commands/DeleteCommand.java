@@ -131,10 +131,13 @@ public final class DeleteCommand implements Callable<Integer> {
       // gone: released at its deadline (the operator's Event says so), or with everything
       Optional<String> timedOut = OwnerEvents.read(cluster, namespace, uid).latest(EventReason.SynchronousDeletionTimedOut);
       long graceEnd = System.nanoTime() + EVENT_GRACE.toNanos();
-      while (timedOut.isEmpty() && heldBySyncgc && progress.left() > 0 && System.nanoTime() < graceEnd) {
-        // the Event is sent just after the finalizer goes; a completed deletion says so as well
+      Optional<String> completed = Optional.empty();
+      while (timedOut.isEmpty() && heldBySyncgc && System.nanoTime() < graceEnd) {
+        // the Event is sent just after the finalizer goes; a completed deletion says so as well, and how
+        // many dependents it kept (SPEC "Keep one dependent")
         OwnerEvents events = OwnerEvents.read(cluster, namespace, uid);
-        if (events.latest(EventReason.SynchronousDeletionCompleted).isPresent()) {
+        completed = events.latest(EventReason.SynchronousDeletionCompleted);
+        if (completed.isPresent()) {
           break;
         }
         pace(lastLook);
@@ -146,9 +149,18 @@ public final class DeleteCommand implements Callable<Integer> {
         return ExitCodes.TIMED_OUT;
       }
       progress.add(new Progress.Sample(Instant.now(), 0, null, null));
-      view.end(ProgressView.End.DELETED, progress, null);
+      view.end(ProgressView.End.DELETED, progress, completed.map(DeleteCommand::keptIn).orElse(null));
       return ExitCodes.OK;
     }
+  }
+
+  private static final java.util.regex.Pattern KEPT =
+      java.util.regex.Pattern.compile("; (\\d+) dependents? kept \\(" + java.util.regex.Pattern.quote(Names.KEEP) + "\\)");
+
+  /** What a SynchronousDeletionCompleted message says was kept ({@code 3 kept (syncgc.dev/keep)}), or null. */
+  public static String keptIn(String completed) {
+    java.util.regex.Matcher m = KEPT.matcher(completed);
+    return m.find() ? m.group(1) + " kept (" + Names.KEEP + ")" : null;
   }
 
   /** kubectl's --cascade values; null: the plain DELETE. */

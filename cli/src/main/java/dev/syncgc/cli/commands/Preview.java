@@ -82,6 +82,15 @@ public final class Preview {
    */
   public static Preview of(KindInfo kinds, List<ObjectMetadata> world, ObjectMetadata target,
       Function<ObjectMetadata, DeletionSettings> settingsOf, Instant now) {
+    return of(kinds, world, target, settingsOf, o -> settingsOf.apply(o).keep() ? "kept: " + Names.KEEP : null, now);
+  }
+
+  /**
+   * @param keptBecause why an object is kept by every cascade through it (SPEC "Keep one dependent"), or null
+   */
+  public static Preview of(KindInfo kinds, List<ObjectMetadata> world, ObjectMetadata target,
+      Function<ObjectMetadata, DeletionSettings> settingsOf, Function<ObjectMetadata, String> keptBecause,
+      Instant now) {
     Map<String, ObjectMetadata> byUid = new LinkedHashMap<>();
     world.forEach(o -> byUid.put(o.uid(), o));
     Optional<Propagation> mode = SettingsInForce.resolver(settingsOf, byUid::get).apply(target).propagation()
@@ -150,7 +159,9 @@ public final class Preview {
     for (String uid : dropped) {
       ObjectMetadata o = after.get(uid);
       if (o != null && !o.beingDeleted()) {
-        p.kept.add(new Kept(before.get(uid), why(o, after, mode.get())));
+        String because = keptBecause.apply(before.get(uid));
+        p.kept.add(new Kept(before.get(uid), because != null ? because + (o.owners().isEmpty() ? "; left with no owner"
+            : "") : why(o, after, mode.get())));
       }
     }
     PreviewUsers.after(p, view, below, dropped, after, run.removed());

@@ -30,7 +30,8 @@ public final class PreviewCommand extends ClusterCommand {
   @Override
   void run(Cluster cluster, Output out) {
     Snapshot s = Snapshot.load(cluster, Target.of(target));
-    Preview p = Preview.of(s.kindInfo(), List.copyOf(s.objects.values()), s.target, s::settingsOf, Instant.now());
+    Preview p = Preview.of(s.kindInfo(), List.copyOf(s.objects.values()), s.target, s::settingsOf,
+        s::keptBecause, Instant.now());
     String by = s.target.annotation(Names.PROPAGATION) != null ? "annotation " + Names.PROPAGATION
         : s.policyOf(s.target).map(n -> "GarbageCollectionPolicy " + n).orElse("its recorded setting");
     if (out.text()) {

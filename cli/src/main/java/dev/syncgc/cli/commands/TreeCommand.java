@@ -30,7 +30,7 @@ public final class TreeCommand extends ClusterCommand {
     TreeView view = new TreeView(s.graph(), s.created::get, o -> {
       int wave = s.settingsOf(o).wave();
       return wave == 0 ? null : wave;
-    }, Instant.now());
+    }, s::keptBecause, Instant.now());
     TreeView.Node root = owners ? view.above(s.target) : view.below(s.target);
     if (out.text()) {
       TreeView.lines(root).forEach(out::line);

@@ -28,6 +28,12 @@ final class Why {
     String name = Notes.name(o.ref());
     SettingsInForce settings = s.inForce(o);
     DependencyGraph graph = s.graph();
+    String kept = s.keptBecause(o);
+    if (kept != null) {
+      w.lines.add(kept + ": a syncgc cascade through its owners removes only its reference to them (only syncgc's"
+          + " cascades honour it; kubectl delete --cascade=foreground|background of an owner deletes it)");
+    }
+    w.model.put("kept", kept);
     if (!o.beingDeleted()) {
       w.optIn(s, o, name, settings);
       WhyUsage.add(w, graph, o);

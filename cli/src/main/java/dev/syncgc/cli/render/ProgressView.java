@@ -121,7 +121,7 @@ public final class ProgressView {
   public static String endLine(String name, End end, Progress p, String message) {
     if (end == End.DELETED) {
       return name + " deleted" + (p.total() == 0 ? "" : ", with its " + p.total()
-          + (p.total() == 1 ? " dependent" : " dependents"));
+          + (p.total() == 1 ? " dependent" : " dependents")) + (message == null ? "" : "; " + message);
     }
     return name + " released at its deadline with " + p.left() + " of " + p.total()
         + (p.total() == 1 ? " dependent" : " dependents") + " left" + (message == null ? "" : ": " + message);

@@ -62,6 +62,7 @@ public final class TreeView {
   private final DependencyGraph graph;
   private final Function<String, Instant> createdAt;
   private final Function<ObjectMetadata, Integer> waveOf;
+  private final Function<ObjectMetadata, String> keptBecause;
   private final Instant now;
   private final UsageView usage;
   private final Set<String> shown = new HashSet<>();
@@ -69,6 +70,13 @@ public final class TreeView {
   /** @param waveOf an object's deletion wave, null when it has none (wave 0) */
   public TreeView(DependencyGraph graph, Function<String, Instant> createdAt, Function<ObjectMetadata, Integer> waveOf,
       Instant now) {
+    this(graph, createdAt, waveOf, o -> null, now);
+  }
+
+  /** @param keptBecause why a syncgc cascade would keep the object (SPEC "Keep one dependent"), or null: its note */
+  public TreeView(DependencyGraph graph, Function<String, Instant> createdAt, Function<ObjectMetadata, Integer> waveOf,
+      Function<ObjectMetadata, String> keptBecause, Instant now) {
+    this.keptBecause = keptBecause;
     this.graph = graph;
     this.createdAt = createdAt;
     this.waveOf = waveOf;
@@ -100,7 +108,7 @@ public final class TreeView {
       children.add(below(d, path));
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), waveOf.apply(o), null, children, usage.of(o));
+    return new Node(o, state(o), age(o), waveOf.apply(o), keptBecause.apply(o), children, usage.of(o));
   }
 
   /** The object and the chain of owners above it. */
@@ -121,7 +129,7 @@ public final class TreeView {
       }
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), waveOf.apply(o), null, owners, usage.of(o));
+    return new Node(o, state(o), age(o), waveOf.apply(o), keptBecause.apply(o), owners, usage.of(o));
   }
 
   /** SPEC's states. */

@@ -239,4 +239,19 @@ class PreviewTest {
         "annotation " + Names.PROPAGATION);
     return bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
   }
+
+  @Test
+  void aKeptDependentIsListedUnderKeepWithWhyAndWhatItOwnsStaysWithIt() {
+    ObjectMetadata r = root("r", "Synchronous");
+    all.add(obj("k").ownedBy("r").annotate(Names.KEEP, "true").build());
+    add("c", "k");
+    add("d", "r");
+    Preview p = Preview.of(TestObjects.KINDS, all, r, x -> DeletionSettings.fromAnnotations(x.annotations()),
+        x -> x.annotation(Names.KEEP) != null ? "kept: " + Names.KEEP + "=\"" + x.annotation(Names.KEEP) + "\"" : null,
+        Instant.parse("2026-01-01T00:00:00Z"));
+
+    assertEquals(List.of("d", "r"), uids(p.deleted));
+    assertEquals(List.of("k"), p.kept.stream().map(k -> k.object().uid()).toList());
+    assertEquals("kept: syncgc.dev/keep=\"true\"; left with no owner", p.kept.get(0).why());
+  }
 }

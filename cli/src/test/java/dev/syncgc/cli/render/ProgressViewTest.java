@@ -40,6 +40,18 @@ class ProgressViewTest {
   }
 
   @Test
+  void theEndSaysHowManyTheOperatorKept() {
+    Progress p = twoLooks(null);
+    assertEquals("Widget/ns/root deleted, with its 10 dependents; 3 kept (syncgc.dev/keep)",
+        ProgressView.endLine("Widget/ns/root", ProgressView.End.DELETED, p, "3 kept (syncgc.dev/keep)"));
+    assertEquals("3 kept (syncgc.dev/keep)", dev.syncgc.cli.commands.DeleteCommand.keptIn(
+        "All dependents are gone; released after 1.5s; 3 dependents kept (syncgc.dev/keep)"));
+    assertEquals("1 kept (syncgc.dev/keep)", dev.syncgc.cli.commands.DeleteCommand.keptIn(
+        "All dependents are gone; released after 1.5s; 1 dependent kept (syncgc.dev/keep); not checked: [x]"));
+    assertEquals(null, dev.syncgc.cli.commands.DeleteCommand.keptIn("All dependents are gone; released after 1.5s"));
+  }
+
+  @Test
   void aTimeLeftUnderASecondIsNeverSaidAsNone() {
     Progress p = new Progress();
     p.add(new Progress.Sample(T0, 6, 6, null));
