@@ -13,6 +13,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -33,6 +36,12 @@ final class DeletionReporter {
   private final Duration waitingEventInterval;
   private final Supplier<List<String>> unlistedKinds;
   private final ObjectStates states;
+  /**
+   * The dependents kept (SPEC "Keep one dependent") below each root of a cascade so far, by its uid, for
+   * SynchronousDeletionCompleted; counted by this replica only, dropped when the root is released.
+   */
+  private final Map<String, AtomicInteger> keptByRoot = new ConcurrentHashMap<>();
+  private static final int MAX_ROOTS_COUNTED = 100_000;
 
   /**
    * @param unlistedKinds what syncgc cannot list or watch (refused kinds, group-versions whose discovery
@@ -79,7 +88,10 @@ final class DeletionReporter {
    */
   void referenceDropped(ObjectMetadata dependent, ObjectMetadata owner, String keptUnder) {
     if (keptUnder != null) {
-      states.of(keptUnder).kept.incrementAndGet();
+      if (keptByRoot.size() >= MAX_ROOTS_COUNTED) {
+        keptByRoot.clear(); // roots this replica never released (lost leadership): counts are a report only
+      }
+      keptByRoot.computeIfAbsent(keptUnder, u -> new AtomicInteger()).incrementAndGet();
       log.info("removed owner reference object={} uid={} owner={} reason=\"the dependent is kept ({} or its"
           + " policy's keep)\"", dependent.ref(), dependent.uid(), owner.ref(), Names.KEEP);
       return;
@@ -90,8 +102,8 @@ final class DeletionReporter {
 
   /** How many dependents this replica kept below the root {@code rootUid} so far. */
   int kept(String rootUid) {
-    ObjectStates.State state = states.peek(rootUid);
-    return state == null ? 0 : state.kept.get();
+    AtomicInteger n = keptByRoot.get(rootUid);
+    return n == null ? 0 : n.get();
   }
 
   /** The words of SynchronousDeletionCompleted. */
@@ -111,6 +123,8 @@ final class DeletionReporter {
   }
 
   void released(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
+    AtomicInteger keptHere = keptByRoot.remove(owner.uid());
+    int kept = keptHere == null ? 0 : keptHere.get();
     Duration took = Duration.between(owner.deletionTimestamp(), clock.instant());
     String tookText = String.format("%.1fs", took.toMillis() / 1000.0);
     // an owner kept past its deadline (on-timeout: Keep) was counted and reported as timed out then
@@ -122,11 +136,11 @@ final class DeletionReporter {
     }
     switch (outcome) {
       case COMPLETED -> {
-        log.info("synchronous deletion completed object={} uid={} took={}", owner.ref(), owner.uid(), tookText);
+        log.info("synchronous deletion completed object={} uid={} took={} kept={}", owner.ref(), owner.uid(), tookText, kept);
         if (root(owner)) {
           List<String> unlisted = unlistedKinds.get();
           events.normal(owner.ref(), EventReason.SynchronousDeletionCompleted,
-              completed(tookText, kept(owner.uid()), unlisted));
+              completed(tookText, kept, unlisted));
         }
       }
       case TIMED_OUT -> {

@@ -37,11 +37,6 @@ final class ObjectStates {
     volatile boolean handedOver;
     /** DeletionReporter: when its last WaitingForDependents Event went out; null if none. */
     volatile java.time.Instant lastWaitingEvent;
-    /**
-     * DeletionReporter: on the root of a cascade, the dependents kept below it so far (SPEC "Keep one
-     * dependent"), for SynchronousDeletionCompleted; counted by this replica only.
-     */
-    final java.util.concurrent.atomic.AtomicInteger kept = new java.util.concurrent.atomic.AtomicInteger();
     /** DeletionReporter: the members (sorted uids) of the ring it was released with, once reported. */
     volatile String reportedRing;
   }

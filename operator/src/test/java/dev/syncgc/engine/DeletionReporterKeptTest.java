@@ -73,6 +73,20 @@ class DeletionReporterKeptTest {
   }
 
   @Test
+  void theCountIsKeptOnARootTheGraphHolds() {
+    var graph = dev.syncgc.core.TestObjects.graph();
+    String uid = java.util.UUID.randomUUID().toString();
+    ObjectMetadata root = object(uid, Map.of());
+    graph.upsert(root);
+    ObjectStates tracked = new ObjectStates(u -> graph.get(u) != null);
+    DeletionReporter r = new DeletionReporter(events, metrics, clock, Duration.ofSeconds(30), List::of, tracked);
+
+    r.referenceDropped(object("k", Map.of()), root, uid);
+
+    assertEquals(1, r.kept(uid));
+  }
+
+  @Test
   void noCountWithoutAKeptDependent() {
     assertNull(states.peek("nobody"));
     assertEquals(0, reporter.kept("nobody"));
