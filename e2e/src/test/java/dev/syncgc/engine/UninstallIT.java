@@ -110,6 +110,39 @@ class UninstallIT {
         .filter(f -> !f.equals("foregroundDeletion")).toList(), "only syncgc's finalizer went");
   }
 
+  /**
+   * SPEC "Keep one dependent" in the release: foreground deletion, which the release hands a Synchronous
+   * owner under deletion to, deletes every dependent; a kept one loses its reference to the owner first
+   * and stays.
+   */
+  @Test
+  void aKeptDependentOfAnOwnerHandedToForegroundDeletionLosesItsReferenceFirstAndStays(TestNamespace ns) {
+    ConfigMap owner = objects.create(ns.name(), "owner", List.of(), List.of(KEEP, Names.FINALIZER));
+    client.configMaps().inNamespace(ns.name()).withName("owner").edit(c -> {
+      c.getMetadata().setAnnotations(Map.of(Names.PROPAGATION, "Synchronous"));
+      return c;
+    });
+    objects.create(ns.name(), "child", List.of(objects.ref(owner)), List.of(), true);
+    objects.create(ns.name(), "kept", List.of(objects.ref(owner)), List.of(), true);
+    client.configMaps().inNamespace(ns.name()).withName("kept").edit(c -> {
+      c.getMetadata().setAnnotations(Map.of(Names.KEEP, "true"));
+      return c;
+    });
+    collectorHasSeenEverythingCreatedSoFar(ns.name());
+    client.configMaps().inNamespace(ns.name()).withName("owner").delete();
+    Awaitility.await().until(() -> objects.get(ns.name(), "owner").getMetadata().getDeletionTimestamp() != null);
+
+    KubeApi api = new KubeApi(client, new RateLimiter(1000, 1000), new SyncgcMetrics(new SimpleMeterRegistry()));
+    Uninstall.Summary summary = new Uninstall(client, api).run();
+
+    assertEquals(0, summary.failed(), summary.toString());
+    Awaitility.await("the built-in collector deletes the other dependent").atMost(Duration.ofSeconds(60))
+        .until(() -> objects.get(ns.name(), "child") == null);
+    Awaitility.await("the kept one stays").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+        .until(() -> objects.get(ns.name(), "kept") != null);
+    assertEquals(List.of(), objects.get(ns.name(), "kept").getMetadata().getOwnerReferences());
+  }
+
   /** The patch the release sends, on a view another writer changed since: refused, nothing lost. */
   @Test
   void theReleasePatchOnAStaleViewIsRefusedAndKeepsTheOtherWritersChange(TestNamespace ns) {
