@@ -16,6 +16,7 @@ import dev.syncgc.e2e.support.GcPolicies;
 import dev.syncgc.e2e.support.KubectlSyncgc;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.ObjectAwaits;
+import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.TestCluster;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * as true and is reported), or selected by a policy with {@code keep: true}, survives every syncgc
  * cascade through it: only its reference to the deleted owner goes (its other references stay), what
  * it owns stays with it, the owner does not wait for it, and SynchronousDeletionCompleted counts it. In
- * waves, rings, with uses, at a Release deadline, and for an owner of 1,000 dependents. Every claim here
+ * waves, rings, with uses, at a Release deadline, after a SIGKILL mid-cascade, and for an owner of 1,000 dependents. Every claim here
  * is syncgc's own cascade: the class runs without the built-in collector too (e2e/nogc/tests.txt).
  */
 @ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
@@ -208,6 +209,47 @@ class KeepDependentIT {
         left.stream().map(c -> c.getMetadata().getName()).sorted().toList());
     assertTrue(left.stream().allMatch(c -> ownerUids(c).isEmpty()), "every kept one is left without owners");
     Events.awaitContaining(client, root, "Normal", "SynchronousDeletionCompleted", "100 dependents kept");
+  }
+
+  /**
+   * Safety invariant 4 with keep: an operator SIGKILLed in the middle of a cascade through 300 ConfigMaps,
+   * every tenth kept, and started again with a fresh graph: the kept 30 survive ownerless, nothing kept
+   * was ever deleted, the rest and the root go.
+   */
+  @Test
+  void aCascadeInterruptedBySigkillStillKeepsTheKeptAfterTheRestart(TestNamespace ns) {
+    SharedOperator.pause();
+    OperatorProcess process = OperatorProcess.startReady("keep-restart", "--kube-api-qps", "20", "--kube-api-burst",
+        "20"); // so that the cascade lasts seconds
+    try (DeletionOrder deletions = DeletionOrder.of(client.configMaps().inNamespace(ns.name()))) {
+      ConfigMap root = client.configMaps().inNamespace(ns.name()).resource(new ConfigMapBuilder().withNewMetadata()
+          .withName("root").addToAnnotations(PROPAGATION, SYNCHRONOUS).addToAnnotations(TIMEOUT, "10m").endMetadata()
+          .build()).create();
+      ObjectAwaits.awaitSyncgcFinalizer(() -> client.configMaps().inNamespace(ns.name()).withName("root").get());
+      List<ConfigMap> all = IntStream.range(0, 300).parallel().mapToObj(i -> configMap(ns, "d-" + i, root,
+          i % 10 == 0 ? Map.of(KEEP, "true") : Map.of())).toList();
+      List<ConfigMap> kept = all.stream().filter(c -> c.getMetadata().getAnnotations().containsKey(KEEP)).toList();
+      List<ConfigMap> others = all.stream().filter(c -> !kept.contains(c)).toList();
+
+      client.configMaps().inNamespace(ns.name()).withName("root").delete();
+      await("60 deleted").atMost(GONE_DEADLINE).pollInterval(Duration.ofMillis(20))
+          .until(() -> others.size() - deletions.missing(others).size() >= 60);
+      process.kill();
+      assertTrue(deletions.missing(others).size() > 0, "killed in the middle");
+      process.start();
+      process.awaitReady();
+
+      deletions.awaitDeleted(Duration.ofSeconds(180), others);
+      deletions.awaitDeleted(GONE_DEADLINE, root);
+      assertEquals(kept.size(), deletions.missing(kept).size(), "no kept one was ever deleted: " + deletions.deletions());
+      assertTrue(kept.stream().allMatch(c -> ownerUids(client.configMaps().inNamespace(ns.name())
+          .withName(c.getMetadata().getName()).get()).isEmpty()), "every kept one is left without owners");
+    } finally {
+      if (process.isAlive()) {
+        process.stop();
+      }
+      SharedOperator.resume();
+    }
   }
 
   private void awaitReady(String policy) {
