@@ -13,6 +13,25 @@ import org.junit.jupiter.api.Test;
 
 class TreeViewTest {
   @Test
+  @SuppressWarnings("unchecked")
+  void aKeptObjectIsMarkedWithWhy() {
+    ObjectMetadata r = obj("r").build();
+    DependencyGraph g = graphOf(r, obj("k").ownedBy("r").annotate("syncgc.dev/keep", "true").build(),
+        obj("d").ownedBy("r").build());
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+
+    TreeView.Node root = new TreeView(g, uid -> t, m -> null,
+        m -> m.annotation("syncgc.dev/keep") != null ? "kept: syncgc.dev/keep=\"true\"" : null, t.plusSeconds(90)).below(r);
+
+    assertEquals(List.of(
+        "Widget/r  alive  90s",
+        "├── Widget/d  alive  90s",
+        "└── Widget/k  alive  90s  (kept: syncgc.dev/keep=\"true\")"), TreeView.lines(root));
+    assertEquals("kept: syncgc.dev/keep=\"true\"", ((List<Map<String, Object>>) root.model("dependents")
+        .get("dependents")).get(1).get("note"));
+  }
+
+  @Test
   void aDiamondIsShownOnceAndARingIsMarkedWithItsPath() {
     ObjectMetadata r = obj("r").build();
     DependencyGraph g = graphOf(r, obj("a").ownedBy("r").build(), obj("b").ownedBy("r").build(),
