@@ -51,7 +51,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * server's words as what blocks; 404 is done; a 429 is sent again after its Retry-After.
  */
 class AnswerMatrixTest {
-  private static final TrackedKind WIDGETS = new TrackedKind("example.com", "v1", "Widget", "widgets", true);
+  private static final TrackedKind WIDGETS = ScriptedExecutor.WIDGETS;
   /** KubeApi's request timeout here; a {@link Reply#TIMEOUT} answers three times as late. */
   private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(500);
   private static final String STATUS = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",";
@@ -146,16 +146,12 @@ class AnswerMatrixTest {
   }
 
   private ScriptedApiServer server;
-  private Reflectors reflectors;
-  private ParallelCalls calls;
+  private ScriptedExecutor scripted;
 
   @AfterEach
   void stop() {
-    if (reflectors != null) {
-      reflectors.close();
-    }
-    if (calls != null) {
-      calls.close();
+    if (scripted != null) {
+      scripted.close();
     }
     if (server != null) {
       server.close();
@@ -167,20 +163,6 @@ class AnswerMatrixTest {
   void everyCallReadsEveryAnswerAsSpecMeansIt(Call call, Reply reply) throws Exception {
     AtomicInteger answered = new AtomicInteger();
     server = new ScriptedApiServer(x -> route(x, call.request, reply, answered, object(call)));
-    SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
-    KubeApi api = new KubeApi(server.client, RateLimiter.unlimited(), metrics, REQUEST_TIMEOUT);
-    reflectors = new Reflectors(api, Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
-      @Override
-      public void upserted(TrackedKind kind, ObjectMetadata object) { }
-
-      @Override
-      public void deleted(TrackedKind kind, ObjectMetadata object) { }
-
-      @Override
-      public void listed(TrackedKind kind, String namespace, long at, Set<String> held) { }
-    });
-    reflectors.track(WIDGETS).get(10, TimeUnit.SECONDS);
-    calls = new ParallelCalls(2);
     DependencyGraph graph = TestObjects.graph();
     ObjectMetadata owner = obj("x").deleting().syncFinalizer().deadline(TestObjects.DELETED_AT.plusSeconds(3600))
         .annotate(Names.PROPAGATION, call == Call.HAND_TO_ORPHANING ? "Orphan" : "Synchronous").build();
@@ -188,13 +170,8 @@ class AnswerMatrixTest {
         ? obj("d").ownedBy(link("x"), link("co", Scope.NAMESPACED, true)).build() : obj("d").ownedBy("x").build();
     graph.upsert(owner);
     graph.upsert(dependent);
-    ObjectStates states = new ObjectStates();
-    StepExecutor executor = new StepExecutor(graph, api, new DeletionReporter(new EventRecorder(server.client,
-        RateLimiter.unlimited(), metrics, Clock.systemUTC(), Duration.ofMinutes(1), "matrix"), metrics,
-        Clock.systemUTC(), Duration.ofMinutes(1), List::of, states), reflectors, new WorkQueue(Duration.ofMillis(100),
-        Duration.ofSeconds(10)), Clock.systemUTC(), Duration.ofSeconds(30), calls, states,
-        SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), graph::get), () -> null,
-        new InUseHolds(System::nanoTime, Clock.systemUTC()));
+    scripted = new ScriptedExecutor(server, graph, REQUEST_TIMEOUT);
+    StepExecutor executor = scripted.executor;
     List<Step> steps = switch (call) {
       case DELETE_DEPENDENT, LOOK_UP_UNSEEN_OWNER -> List.of(new Step.DeleteDependent(dependent, false));
       case FINALIZE_DEPENDENT -> List.of(new Step.DeleteDependent(dependent, true));
