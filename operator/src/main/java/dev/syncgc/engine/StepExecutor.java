@@ -115,8 +115,9 @@ final class StepExecutor {
     Duration until = Duration.between(clock.instant(), deadline);
     if (!until.isNegative()) {
       queue.addAfter(owner.uid(), until);
-    } else if (settings.onTimeout() == OnTimeout.RELEASE) {
-      queue.addAfter(owner.uid(), Duration.ofSeconds(1));
+    } else if (settings.onTimeout() == OnTimeout.RELEASE
+        && steps.stream().anyMatch(s -> s instanceof Step.DeleteDependent || s instanceof Step.DropReference)) {
+      queue.addAfter(owner.uid(), Duration.ofSeconds(1)); // not when the release itself failed: backoff
     }
   }
 
