@@ -11,6 +11,30 @@ public record ApiResult(int code, String body) {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PATCH_REJECTED = "the server rejected our request due to an error in our request";
 
+  /** What this answer means for the call that got it: the one place each status code is read. */
+  public Answer answer() {
+    if (ok()) {
+      return Answer.DONE;
+    }
+    if (gone()) {
+      return Answer.GONE;
+    }
+    if (notSent() || conflict()) {
+      return Answer.STALE;
+    }
+    return refused() ? Answer.REFUSED : Answer.FAILED;
+  }
+
+  /**
+   * What blocks {@code what} ("DELETE", "removing its owner reference"), for an Event or a blocker:
+   * the API server's own words, after whether it refused (RBAC's "cannot" named as a missing
+   * permission) or failed.
+   */
+  public String words(String what) {
+    String how = missingPermission() ? "missing permission for " : answer() == Answer.REFUSED ? "refused " : "failed ";
+    return how + what + ": " + message();
+  }
+
   public boolean ok() {
     return code >= 200 && code < 300;
   }

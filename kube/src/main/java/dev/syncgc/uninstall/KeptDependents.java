@@ -70,7 +70,7 @@ final class KeptDependents {
   boolean dropReferences(ObjectWrites writes, ObjectMetadata owner) {
     for (Kept k : byOwner.getOrDefault(owner.uid(), List.of())) {
       ApiResult r = writes.removeOwnerReference(k.kind(), k.object(), owner.uid(), () -> null);
-      if (r.ok() || r.gone()) {
+      if (r.answer().settled()) {
         log.info("removed owner reference object={} uid={} owner={} reason=\"the dependent is kept\"", k.object().ref(),
             k.object().uid(), owner.ref());
         continue;

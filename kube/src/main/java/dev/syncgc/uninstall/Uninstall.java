@@ -6,6 +6,7 @@ import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.DiscoverySource;
 import dev.syncgc.kube.KubeApi;
+import dev.syncgc.kube.Answer;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.ObjectWrites;
@@ -225,12 +226,13 @@ public final class Uninstall {
     }
     if (handover != Handover.NONE) {
       ApiResult r = writes.delete(kind, ref, 0, null, handover.propagationPolicy(), ObjectWrites.UNCHECKED);
-      if (r.gone() || r.conflict()) { // the API server's own conflict here is the uid precondition: another object now
+      Answer answer = r.answer();
+      if (answer == Answer.GONE || answer == Answer.STALE) { // stale here: the uid precondition, another object now
         log.info("gone meanwhile object={} uid={}", ref, ref.uid()); // (a webhook's 409 is a refusal: below)
         return Left.DELETED_WITH_ITS_PROPAGATION;
       }
-      if (!r.ok()) {
-        log.warn("could not hand over object={} uid={} error={}{}", ref, ref.uid(), r.message(), r.refused()
+      if (answer != Answer.DONE) {
+        log.warn("could not hand over object={} uid={} error={}{}", ref, ref.uid(), r.message(), answer == Answer.REFUSED
             ? "; it keeps syncgc's finalizer: lift the refusal, then run the release again" : "");
         return Left.FAILED;
       }
@@ -249,10 +251,11 @@ public final class Uninstall {
     for (int attempt = 0; attempt < 5; attempt++) {
       if (attempt > 0) {
         ApiResult current = api.get(kind, ref.namespace(), ref.name());
-        if (current.gone() || (current.ok() && !ref.uid().equals(current.uid()))) {
+        Answer read = current.answer();
+        if (read == Answer.GONE || (read == Answer.DONE && !ref.uid().equals(current.uid()))) {
           return true;
         }
-        if (!current.ok()) {
+        if (read != Answer.DONE) {
           log.warn("could not read object={} uid={} error={}", ref, ref.uid(), current.message());
           return false;
         }
@@ -262,11 +265,12 @@ public final class Uninstall {
         return true;
       }
       ApiResult r = writes.removeFinalizer(kind, ref, finalizers, Names.FINALIZER);
-      if (r.ok() || r.gone()) {
+      Answer answer = r.answer();
+      if (answer.settled()) {
         log.info("{} object={} uid={}", done, ref, ref.uid());
         return true;
       }
-      if (!r.conflict()) {
+      if (answer != Answer.STALE) {
         log.warn("could not release object={} uid={} error={}", ref, ref.uid(), r.message());
         return false;
       }

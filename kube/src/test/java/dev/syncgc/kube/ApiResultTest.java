@@ -115,4 +115,27 @@ class ApiResultTest {
     assertFalse(r.ok() || r.gone() || r.conflict() || r.refused());
     assertEquals("not sent: the owner was let go", r.message());
   }
+
+  /** The one row per answer every call site reads: each kind of answer maps to exactly one meaning. */
+  @Test
+  void everyAnswerMapsToOneMeaning() {
+    assertEquals(Answer.DONE, new ApiResult(200, "{}").answer());
+    assertEquals(Answer.GONE, new ApiResult(404, "{\"kind\":\"Status\",\"message\":\"not found\"}").answer());
+    assertEquals(Answer.STALE, new ApiResult(409, PRECONDITION).answer());
+    assertEquals(Answer.STALE, new ApiResult(422, PATCH_TEST_FAILED).answer());
+    assertEquals(Answer.STALE, ApiResult.notSent("the owner stopped cascading").answer());
+    assertEquals(Answer.REFUSED, new ApiResult(422, ADMISSION_422).answer());
+    assertEquals(Answer.REFUSED, new ApiResult(403, ADMISSION_403).answer());
+    assertEquals(Answer.REFUSED, new ApiResult(403, RBAC_403).answer());
+    assertEquals(Answer.FAILED, new ApiResult(500, "{\"kind\":\"Status\",\"message\":\"etcd\"}").answer());
+    assertEquals(Answer.FAILED, new ApiResult(0, "java.net.http.HttpTimeoutException: request timed out").answer());
+  }
+
+  @Test
+  void theWordsSayWhetherItWasRefusedOrFailed() {
+    assertEquals("missing permission for DELETE: " + new ApiResult(403, RBAC_403).message(),
+        new ApiResult(403, RBAC_403).words("DELETE"));
+    assertTrue(new ApiResult(422, ADMISSION_422).words("DELETE").startsWith("refused DELETE: HTTP 422: "));
+    assertEquals("failed DELETE: HTTP 500", new ApiResult(500, "").words("DELETE"));
+  }
 }

@@ -206,17 +206,16 @@ final class DeletionReporter {
    * deletion: a whole interval, so that a cascade making progress sends none, while one stuck deep in a
    * tree still names what holds it), then at most once per interval.
    *
-   * @return when the owner should be looked at again at the latest for the next Event to be due
+   * @return how long until the first Event is due, while it is not yet; else null
    */
-  Duration waiting(ObjectMetadata owner, Step.Wait s, Duration recheck) {
+  Duration waiting(ObjectMetadata owner, Step.Wait s) {
     Instant now = clock.instant();
     Instant firstEventAt = owner.deletionTimestamp()
         .plus(root(owner) ? FIRST_WAITING_EVENT_AFTER : waitingEventInterval);
     ObjectStates.State state = states.of(owner.uid());
     Instant last = state.lastWaitingEvent;
     if (last == null && now.isBefore(firstEventAt)) {
-      Duration untilFirst = Duration.between(now, firstEventAt);
-      return untilFirst.compareTo(recheck) < 0 ? untilFirst : recheck;
+      return Duration.between(now, firstEventAt);
     }
     if (last == null || Duration.between(last, now).compareTo(waitingEventInterval) >= 0) {
       state.lastWaitingEvent = now;
@@ -224,7 +223,7 @@ final class DeletionReporter {
       events.normal(owner.ref(), EventReason.WaitingForDependents, s.message(owner.annotation(Names.TIMED_OUT) != null)
           + (notChecked.isEmpty() ? "" : "; not checked (syncgc cannot list them): " + notChecked));
     }
-    return recheck;
+    return null;
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ObjectWrites;
+import dev.syncgc.kube.Answer;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.kube.TrackedKind;
@@ -108,9 +109,10 @@ final class DependentActions {
   Next dropReference(Step.DropReference drop, ObjectMetadata owner, Supplier<String> cascading) {
     ObjectMetadata dependent = drop.dependent();
     ApiResult r = writes.removeOwnerReference(reflectors.kindOf(dependent.ref()), dependent, owner.uid(), cascading);
-    if (r.ok() || r.gone()) {
+    Answer answer = r.answer();
+    if (answer.settled()) {
       succeeded(dependent.uid());
-      reporter.referenceDropped(dependent, owner, drop.kept() && r.ok() ? rootOf(owner) : null);
+      reporter.referenceDropped(dependent, owner, drop.kept() && answer == Answer.DONE ? rootOf(owner) : null);
       return Next.DONE;
     }
     return failed(dependent, "removing its owner reference", r);
@@ -164,10 +166,11 @@ final class DependentActions {
       // on-timeout Keep included); its grace period is recorded for when the owner is gone
       settings.gracePeriodSeconds().ifPresent(g -> annotations.put(Names.INHERITED_GRACE_PERIOD, g.toString()));
       ApiResult r = writes.addFinalizer(kind, d, Names.FINALIZER, annotations, stands);
-      if (r.gone()) {
+      Answer answer = r.answer();
+      if (answer == Answer.GONE) {
         return Next.DONE;
       }
-      if (!r.ok()) {
+      if (answer != Answer.DONE) {
         return failed(d, "adding the syncgc finalizer", r);
       }
       resourceVersion = r.resourceVersion(); // the version this decision now stands on
@@ -176,7 +179,7 @@ final class DependentActions {
     // uid and resourceVersion preconditions: a change since the graph's view (a controller adopting
     // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
     ApiResult r = writes.delete(kind, d.ref(), resourceVersion, grace, "Background", stands);
-    if (r.ok() || r.gone()) {
+    if (r.answer().settled()) {
       succeeded(d.uid());
       states.of(d.uid()).deleteSent = true;
       reporter.deleted(d, owner, grace, finalizeFirst);
@@ -233,11 +236,12 @@ final class DependentActions {
         : "the owner " + link.kind() + "/" + link.name() + " of its ring member " + holder.ref().kind() + "/"
             + holder.ref().name();
     ApiResult r = api.get(kind, kind.namespaced() ? holder.ref().namespace() : null, link.name());
-    if (r.ok() && link.uid().equals(r.uid())) {
+    Answer answer = r.answer();
+    if (answer == Answer.DONE && link.uid().equals(r.uid())) {
       failure(d.uid(), named + " exists but is not seen yet");
       return true;
     }
-    if (!r.ok() && !r.gone()) {
+    if (!answer.settled()) {
       failed(d, "looking up " + named, r);
       return true;
     }
@@ -245,16 +249,13 @@ final class DependentActions {
   }
 
   private Next failed(ObjectMetadata d, String what, ApiResult r) {
-    if (r.notSent()) {
-      // the facts changed since the plan: done if the dependent is gone, else plan again on them
+    if (r.answer() == Answer.STALE) {
+      // the facts changed since the plan (not sent, or a precondition failed): done if the dependent is
+      // gone, else plan again on the fresh view
       return graph.seenDeleted(d.uid()) ? Next.DONE : Next.RETRY;
     }
-    if (r.conflict()) {
-      return Next.RETRY; // changed since the graph's view: plan again on the fresh one
-    }
     // the API server's own words say what blocks: RBAC's "cannot", an admission policy's or webhook's denial
-    String reason = (r.missingPermission() ? "missing permission for " : r.refused() ? "refused " : "failed ")
-        + what + ": " + r.message();
+    String reason = r.words(what);
     failure(d.uid(), reason);
     reporter.failed(d.ref(), d.uid(), reason);
     return Next.RETRY;

@@ -5,6 +5,7 @@ import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
+import dev.syncgc.kube.Answer;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
@@ -56,10 +57,11 @@ final class LeftBehindSync {
     for (ObjectMetadata d : leftBehind) {
       ApiResult r = writes.setAnnotationsOf(reflectors.kindOf(d.ref()), d, Map.of(Names.LEFT_BEHIND_BY, owner.uid()),
           leading);
-      if (r.ok()) {
+      Answer answer = r.answer();
+      if (answer == Answer.DONE) {
         log.info("left behind at the deadline of owner={} object={} uid={}: deleted once its owners are gone and"
             + " nothing refuses it", owner.ref(), d.ref(), d.uid());
-      } else if (!r.gone()) {
+      } else if (answer != Answer.GONE) {
         log.warn("could not mark what the deadline of owner={} leaves behind object={} uid={} error={}", owner.ref(),
             d.ref(), d.uid(), r.message());
       }
@@ -77,10 +79,11 @@ final class LeftBehindSync {
         return Next.DONE; // an owner of a kind it cannot look at keeps it
       }
       ApiResult r = api.get(kind, kind.namespaced() ? object.ref().namespace() : null, link.name());
-      if (r.ok() && link.uid().equals(r.uid())) {
+      Answer answer = r.answer();
+      if (answer == Answer.DONE && link.uid().equals(r.uid())) {
         return Next.DONE; // exists, not seen yet: its arrival in the graph settles it
       }
-      if (!r.ok() && !r.gone()) {
+      if (!answer.settled()) {
         return failed(object, "looking up its owner " + link.kind() + "/" + link.name(), r);
       }
     }
@@ -91,16 +94,17 @@ final class LeftBehindSync {
     };
     ApiResult r = writes.delete(reflectors.kindOf(object.ref()), object.ref(), object.resourceVersion(), null,
         "Background", stands);
-    if (r.ok() || r.gone()) {
+    Answer answer = r.answer();
+    if (answer.settled()) {
       log.info("deleted what a deadline left behind object={} uid={} owner={}", object.ref(), object.uid(),
           object.annotation(Names.LEFT_BEHIND_BY));
       return Next.DONE;
     }
-    return r.notSent() || r.conflict() ? Next.RETRY : failed(object, "DELETE", r);
+    return answer == Answer.STALE ? Next.RETRY : failed(object, "DELETE", r);
   }
 
   private Next failed(ObjectMetadata object, String what, ApiResult r) {
-    String reason = (r.refused() ? "refused " : "failed ") + what + ": " + r.message();
+    String reason = r.words(what);
     states.of(object.uid()).lastFailure = new ObjectStates.Failure(reason, clock.instant());
     log.info("left behind at a deadline, not deleted yet object={} uid={}: {}; tried again with backoff",
         object.ref(), object.uid(), reason);

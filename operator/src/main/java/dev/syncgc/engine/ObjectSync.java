@@ -14,6 +14,7 @@ import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ObjectWrites;
+import dev.syncgc.kube.Answer;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
@@ -79,27 +80,27 @@ final class ObjectSync {
     return inProgress.oldestAgeSeconds();
   }
 
-  /** @return false if the object should be looked at again after a backoff */
-  boolean sync(String uid) {
+  /** Looks at one object and acts; says what follows ({@link Workers} carries it out). */
+  Next sync(String uid) {
     ObjectMetadata object = graph.get(uid);
     if (object == null) {
       inProgress.remove(uid);
-      return true;
+      return Next.DONE;
     }
     SettingsInForce settings = inForce.apply(object);
     log.debug("sync object={} uid={} deleting={} finalizers={} annotations={}", object.ref(), uid,
         object.beingDeleted(), object.finalizers(), object.annotations());
     warnings.report(object, settings.own().invalid(), inUse);
     if (!object.beingDeleted()) {
-      if (object.annotation(Names.LEFT_BEHIND_BY) != null && executor.leftBehind(object) == Next.RETRY) {
-        return false;
+      if (object.annotation(Names.LEFT_BEHIND_BY) != null && executor.leftBehind(object).retry()) {
+        return Next.RETRY;
       }
       return keepFinalizer(object, settings.propagation(), FinalizerChange.decide(object, settings.propagation(),
           settings.propagationInvalid(), cascadeActive(object)));
     }
     if (!object.hasFinalizer(Names.FINALIZER)) {
       inProgress.remove(uid);
-      return true;
+      return Next.DONE;
     }
     inProgress.add(uid);
     ObjectStates.State state = states.of(uid);
@@ -116,9 +117,9 @@ final class ObjectSync {
     List<Step> steps = planner.plan(graph, object, settings, clock.instant(), executor.failures(), unverified,
         inForce);
     if (!ringVerified(steps)) {
-      return false; // a ring goes as a unit only once every member's view is verified too
+      return Next.RETRY; // a ring goes as a unit only once every member's view is verified too
     }
-    return executor.run(object, settings, steps) == Next.DONE;
+    return executor.run(object, settings, steps);
   }
 
   private boolean ringVerified(List<Step> steps) {
@@ -145,9 +146,9 @@ final class ObjectSync {
     return owner != null && owner.beingDeleted();
   }
 
-  private boolean keepFinalizer(ObjectMetadata object, Optional<Propagation> propagation, FinalizerChange change) {
+  private Next keepFinalizer(ObjectMetadata object, Optional<Propagation> propagation, FinalizerChange change) {
     if (change == FinalizerChange.NONE) {
-      return true;
+      return Next.DONE;
     }
     var kind = reflectors.kindOf(object.ref());
     // what a cascade wrote on an object that survived it goes; a null in a merge patch removes a key
@@ -167,18 +168,19 @@ final class ObjectSync {
           Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD),
           LastValid.annotations().stream()).toList());
     };
-    if (r.ok() || r.gone()) {
+    Answer answer = r.answer();
+    if (answer.settled()) {
       log.info("{} object={} uid={} propagation={}", switch (change) {
         case ADD -> "added finalizer";
         case RECORD -> "recorded propagation";
         default -> "removed finalizer";
       }, object.ref(), object.uid(), propagation.map(Propagation::value).orElse("none"));
-      return true;
+      return Next.DONE;
     }
-    if (!r.conflict()) {
+    if (answer != Answer.STALE) {
       log.warn("could not change finalizer object={} uid={} error={}", object.ref(), object.uid(), r.message());
     }
-    return false;
+    return Next.RETRY;
   }
 
   /** A version a reflector delivered (or a freshness LIST found): its bad input reported at once. */

@@ -3,7 +3,6 @@ package dev.syncgc.engine;
 import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Failures;
-import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
@@ -13,6 +12,7 @@ import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ObjectWrites;
+import dev.syncgc.kube.Answer;
 import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.reflector.Reflectors;
 import java.time.Clock;
@@ -24,7 +24,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Carries out the planner's steps for one owner as API calls; what users see of them is the
+ * Carries out the planner's steps for one owner as API calls (the calls on its dependents are
+ * {@link DependentActions}', those on the owner itself at the end {@link OwnerRelease}'s) and says
+ * when the owner is looked at again ({@link Next}); what users see of them is the
  * {@link DeletionReporter}'s job. A failed call never lets the owner go: the owner is planned again
  * from a fresh view.
  */
@@ -46,6 +48,7 @@ final class StepExecutor {
   private final InUseHolds holds;
   private final ObjectStates states;
   private final LeftBehindSync leftBehind;
+  private final OwnerRelease ownerRelease;
 
   /**
    * @param inForce any object's settings in force, as the planner is given them
@@ -67,6 +70,7 @@ final class StepExecutor {
     this.leading = () -> queue.isShutdown() ? "this replica no longer leads (its workers were stopped)" : paused.get();
     this.dependents = new DependentActions(graph, api, reporter, reflectors, states, check, clock);
     this.leftBehind = new LeftBehindSync(graph, api, reflectors, states, clock, leading);
+    this.ownerRelease = new OwnerRelease(writes, reporter, reflectors, states, clock, leading);
   }
 
   String lastFailure(String uid) {
@@ -88,12 +92,10 @@ final class StepExecutor {
     dependents.deletionSeen(uid);
   }
 
+  /** Runs the steps of one plan; what follows is for {@link Workers} to carry out. */
   Next run(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Next next = act(owner, settings, steps);
-    if (next == Next.RETRY) {
-      byTheDeadline(owner, settings, steps);
-    }
-    return next;
+    return next.retry() ? byTheDeadline(next, owner, settings, steps) : next;
   }
 
   /**
@@ -102,7 +104,7 @@ final class StepExecutor {
    * by its deadline at the latest, and, past a {@code Release} deadline, within a second: the plan that
    * tried the remaining dependents once more is followed at once by the one that lets the owner go.
    */
-  private void byTheDeadline(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
+  private Next byTheDeadline(Next next, ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
     Instant deadline = DeletionPlanner.deadlineOf(owner);
     for (Step step : steps) {
       if (step instanceof Step.Start start) {
@@ -110,15 +112,17 @@ final class StepExecutor {
       }
     }
     if (deadline == null) {
-      return;
+      return next;
     }
     Duration until = Duration.between(clock.instant(), deadline);
     if (!until.isNegative()) {
-      queue.addAfter(owner.uid(), until);
-    } else if (settings.onTimeout() == OnTimeout.RELEASE
-        && steps.stream().anyMatch(s -> s instanceof Step.DeleteDependent || s instanceof Step.DropReference)) {
-      queue.addAfter(owner.uid(), Duration.ofSeconds(1)); // not when the release itself failed: backoff
+      return next.by(until);
     }
+    if (settings.onTimeout() == OnTimeout.RELEASE
+        && steps.stream().anyMatch(s -> s instanceof Step.DeleteDependent || s instanceof Step.DropReference)) {
+      return next.by(Duration.ofSeconds(1)); // not when the release itself failed: backoff
+    }
+    return next;
   }
 
   private Next act(ObjectMetadata owner, SettingsInForce settings, List<Step> steps) {
@@ -134,26 +138,25 @@ final class StepExecutor {
     for (Step step : steps) {
       if (step instanceof Step.WaitForUsers users) {
         reporter.waitingForUsers(owner, users, holds.hold(owner));
-        queue.addAfter(owner.uid(), recheckInterval); // looked at again when a user changes, and by then
-        return Next.DONE;
+        return Next.after(recheckInterval); // looked at again when a user changes, and by then
       } else if (step instanceof Step.RingOfUsers ring) {
         reporter.usersRing(owner, ring);
       } else if (step instanceof Step.Start start) {
         deadline = start.deadline();
         batches.deadline(deadline);
-        ApiResult r = start(owner, start);
-        if (r.gone()) {
-          return Next.DONE; // the owner went before its deletion could even start: nothing to do
-        }
-        if (!r.ok()) {
-          return Next.RETRY; // without a recorded deadline nothing else may start
+        Answer started = start(owner, start);
+        if (started != Answer.DONE) {
+          // gone before its deletion could even start: nothing to do; else without a recorded
+          // deadline nothing else may start
+          return started == Answer.GONE ? Next.DONE : Next.RETRY;
         }
       } else if (step instanceof Step.TimedOut timedOut) {
-        if (keptAfterTimeout(owner, timedOut) == Next.RETRY) {
+        if (ownerRelease.keptAfterTimeout(owner, timedOut).retry()) {
           return Next.RETRY; // reported once: only once the mark is on the owner
         }
       } else if (step instanceof Step.HandToOrphaning) {
-        return handToOrphaning(owner);
+        Step.Wait grace = ownerRelease.graceRunning(owner);
+        return grace != null ? waitFor(owner, grace) : ownerRelease.handToOrphaning(owner);
       } else if (step instanceof Step.DropReference drop) {
         batches.add(() -> dependents.dropReference(drop, owner, cascading));
       } else if (step instanceof Step.DeleteDependent delete) {
@@ -164,137 +167,48 @@ final class StepExecutor {
       } else {
         Next acted = batches.finish();
         if (batches.more()) {
-          queue.add(owner.uid()); // the rest after other owners had their turn
-          return acted;
+          return acted.by(Duration.ZERO); // the rest after other owners had their turn
         }
         if (step instanceof Step.Release release) {
           // never let the owner go on a view that a failed call just proved stale
-          if (acted == Next.RETRY) {
-            return Next.RETRY;
+          if (acted.retry()) {
+            return acted;
           }
           leftBehind.mark(owner, release.leftBehind());
-          return release(owner, release.outcome(), release.remaining());
+          return ownerRelease.release(owner, release.outcome(), release.remaining());
         } else if (step instanceof Step.ReleaseRing ring) {
-          return acted == Next.RETRY ? Next.RETRY : releaseRing(owner, ring);
+          return acted.retry() ? acted : ownerRelease.releaseRing(owner, ring);
         }
-        waitFor(owner, (Step.Wait) step);
-        return acted;
+        return acted.and(waitFor(owner, (Step.Wait) step));
       }
     }
     Next acted = batches.finish();
-    if (batches.more()) {
-      queue.add(owner.uid());
-    }
-    return acted;
+    return batches.more() ? acted.by(Duration.ZERO) : acted;
   }
 
-  private ApiResult start(ObjectMetadata owner, Step.Start s) {
+  private Answer start(ObjectMetadata owner, Step.Start s) {
     ApiResult r = writes.setAnnotationsOf(reflectors.kindOf(owner.ref()), owner, Map.of(Names.DEADLINE,
         s.deadline().toString(), Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount())), leading);
-    if (r.ok()) {
+    Answer answer = r.answer();
+    if (answer == Answer.DONE) {
       reporter.started(owner, s);
-    } else if (!r.gone() && !r.notSent()) {
+    } else if (answer == Answer.REFUSED || answer == Answer.FAILED) {
       reporter.failed(owner.ref(), owner.uid(), "recording the deadline: " + r.message());
     }
-    return r;
-  }
-
-  /** The deadline passed and the owner is kept: marked on the owner, so reported and counted once. */
-  private Next keptAfterTimeout(ObjectMetadata owner, Step.TimedOut s) {
-    ApiResult r = writes.setAnnotationsOf(reflectors.kindOf(owner.ref()), owner,
-        Map.of(Names.TIMED_OUT, clock.instant().toString()), leading);
-    if (r.ok()) {
-      reporter.keptAfterTimeout(owner, s.remaining());
-      return Next.DONE;
-    }
-    if (!r.gone() && !r.notSent()) {
-      reporter.failed(owner.ref(), owner.uid(), "marking the timeout: " + r.message());
-    }
-    return Next.RETRY;
+    return answer;
   }
 
   /**
-   * DELETE the owner again with {@code propagationPolicy: Orphan}, once, at the version planned from (on
-   * a view the hand-over made stale, its answer lost: 409): the API server adds the {@code orphan}
-   * finalizer and the owner is let go at once (kube-controller-manager may remove that finalizer first).
-   * While a graceful deletion is pending (a Pod terminating) the API server changes no finalizer: the
-   * owner waits until its grace period has run out (its deletionTimestamp), its dependents untouched
-   * (the built-in collector leaves them alone while the owner exists), then goes with grace period 0,
-   * as the kubelet does at that point.
+   * Looked at again by the next recheck, the next {@code WaitingForDependents} Event or the deadline,
+   * whichever comes first; a kind that could not be listed as soon as its failure is no longer
+   * remembered.
    */
-  private Next handToOrphaning(ObjectMetadata owner) {
-    Instant now = clock.instant();
-    Long pending = owner.deletionGracePeriodSeconds();
-    boolean graceful = pending != null && pending > 0;
-    if (graceful && now.isBefore(owner.deletionTimestamp())) {
-      waitFor(owner, new Step.Wait(List.of(new Blocker(owner.ref(), "its grace period runs until "
-          + owner.deletionTimestamp() + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp()));
-      return Next.DONE;
-    }
-    ObjectStates.State state = states.of(owner.uid());
-    if (!state.handedOver) {
-      ApiResult r = writes.delete(reflectors.kindOf(owner.ref()), owner.ref(), owner.resourceVersion(),
-          graceful ? 0L : null, "Orphan", leading);
-      if (r.gone()) {
-        return Next.DONE;
-      }
-      if (!r.ok() || !r.finalizers().contains(Names.ORPHAN_FINALIZER)) {
-        if (!r.conflict() && !r.notSent()) {
-          reporter.failed(owner.ref(), owner.uid(), "handing the dependents to orphaning: "
-              + (r.ok() ? "the API server did not add the orphan finalizer" : r.message()));
-        }
-        return Next.RETRY;
-      }
-      state.handedOver = true; // once: kube-controller-manager may remove the orphan finalizer before the release
-    }
-    return release(owner, Outcome.ORPHANED, List.of());
-  }
-
-  private Next release(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
-    ApiResult removed = removeFinalizer(owner);
-    if (removed.gone()) {
-      return Next.DONE; // released already (a second look before the graph caught up)
-    }
-    if (!removed.ok()) {
-      return Next.RETRY;
-    }
-    reporter.released(owner, outcome, remaining);
-    return Next.DONE;
-  }
-
-  private ApiResult removeFinalizer(ObjectMetadata owner) {
-    ApiResult r = writes.removeFinalizer(reflectors.kindOf(owner.ref()), owner.ref(), owner.finalizers(),
-        Names.FINALIZER, leading);
-    if (!r.ok() && !r.gone() && !r.conflict() && !r.notSent()) {
-      reporter.failed(owner.ref(), owner.uid(), "removing the syncgc finalizer: " + r.message());
-    }
-    return r;
-  }
-
-  /**
-   * Members in the order the planner gives (those owned from outside the ring last, so that an outside
-   * owner sees the whole ring gone before it goes itself); the first release that fails stops the
-   * rest, else an entry member could go, and its owner after it, while inner members are left.
-   */
-  private Next releaseRing(ObjectMetadata owner, Step.ReleaseRing s) {
-    reporter.ringReleased(owner, s);
-    for (ObjectMetadata member : s.members()) {
-      if (member.hasFinalizer(Names.FINALIZER)) {
-        ApiResult r = removeFinalizer(member);
-        if (!r.ok() && !r.gone()) {
-          return Next.RETRY;
-        }
-      }
-    }
-    return Next.DONE;
-  }
-
-  private void waitFor(ObjectMetadata owner, Step.Wait s) {
+  private Next waitFor(ObjectMetadata owner, Step.Wait s) {
     boolean unverified = s.blockers().stream().anyMatch(b -> b.ref() == null);
-    // a kind that could not be listed is tried again as soon as its failure is no longer remembered
-    Duration recheck = reporter.waiting(owner, s, unverified && FreshnessBarrier.FAILURE_MEMORY.compareTo(
-        recheckInterval) < 0 ? FreshnessBarrier.FAILURE_MEMORY : recheckInterval);
-    Duration untilDeadline = Duration.between(clock.instant(), s.deadline());
-    queue.addAfter(owner.uid(), untilDeadline.compareTo(recheck) < 0 ? untilDeadline : recheck);
+    Duration recheck = unverified && FreshnessBarrier.FAILURE_MEMORY.compareTo(recheckInterval) < 0
+        ? FreshnessBarrier.FAILURE_MEMORY : recheckInterval;
+    Next next = Next.after(recheck).by(Duration.between(clock.instant(), s.deadline()));
+    Duration untilEvent = reporter.waiting(owner, s);
+    return untilEvent == null ? next : next.by(untilEvent);
   }
 }

@@ -3,7 +3,7 @@ package dev.syncgc.engine;
 import dev.syncgc.http.Liveness;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,15 +16,15 @@ final class Workers {
   private static final TestWedge WEDGE = TestWedge.fromEnvironment();
 
   private final WorkQueue queue;
-  private final Predicate<String> sync;
+  private final Function<String, Next> sync;
   private final int count;
   private final List<Thread> threads = new ArrayList<>();
   /** For liveness: whether the workers run, and since when ({@link System#nanoTime()}). */
   private volatile boolean running;
   private volatile long startedNanos;
 
-  /** @param sync syncs one object (by uid); false: look at it again after a backoff */
-  Workers(WorkQueue queue, Predicate<String> sync, int count) {
+  /** @param sync syncs one object (by uid) and says what follows: the only place it becomes queue actions */
+  Workers(WorkQueue queue, Function<String, Next> sync, int count) {
     this.queue = queue;
     this.sync = sync;
     this.count = count;
@@ -53,6 +53,17 @@ final class Workers {
     return new Liveness.Work(running, startedNanos, p.waiting(), p.waitingSinceNanos(), p.lastDoneNanos());
   }
 
+  private void follow(String uid, Next next) {
+    if (next.retry()) {
+      queue.addWithBackoff(uid);
+    } else {
+      queue.resetBackoff(uid);
+    }
+    if (next.lookAgainIn() != null) {
+      queue.addAfter(uid, next.lookAgainIn()); // the earlier of it and the backoff wins
+    }
+  }
+
   private void work() {
     while (true) {
       String uid;
@@ -66,11 +77,7 @@ final class Workers {
       }
       WEDGE.holdWhileSet();
       try {
-        if (sync.test(uid)) {
-          queue.resetBackoff(uid);
-        } else {
-          queue.addWithBackoff(uid);
-        }
+        follow(uid, sync.apply(uid));
       } catch (RuntimeException e) {
         log.error("sync failed uid={} error={}", uid, e.toString(), e);
         queue.addWithBackoff(uid);

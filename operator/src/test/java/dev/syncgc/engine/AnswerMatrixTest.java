@@ -187,7 +187,8 @@ class AnswerMatrixTest {
     Action want = expected(call, reply);
     String recorded = executor.lastFailure(dependent.uid());
     System.out.printf("%-21s %-18s -> %-5s %s%n", call, reply, next, recorded == null ? "" : recorded);
-    assertEquals(want.next(), next, call + " answered " + reply + ": " + recorded);
+    // done or retried (when the owner is looked at again is the deadline's business, not the answer's)
+    assertEquals(want.next(), next.retry() ? Next.RETRY : Next.DONE, call + " answered " + reply + ": " + recorded);
     if (want.recorded() == null) {
       assertNull(recorded, call + " answered " + reply);
     } else {

@@ -51,18 +51,18 @@ class DeletionReporterWaitingTest {
   @Test
   void theRootReportsAfterAMoment() {
     ObjectMetadata root = owner(Duration.ofSeconds(5), Map.of());
-    reporter.waiting(root, waitFor(), Duration.ofSeconds(10));
+    reporter.waiting(root, waitFor());
     assertNotNull(states.of(root.uid()).lastWaitingEvent, "an Event after 5 s");
   }
 
   @Test
   void anOwnerACascadeDeletesReportsOnlyAfterAWholeInterval() {
     ObjectMetadata inner = owner(Duration.ofSeconds(5), Map.of(Names.CASCADED_FROM, UUID.randomUUID().toString()));
-    reporter.waiting(inner, waitFor(), Duration.ofSeconds(10));
+    reporter.waiting(inner, waitFor());
     assertNull(states.of(inner.uid()).lastWaitingEvent, "no Event after 5 s in a cascade");
 
     ObjectMetadata stuck = owner(INTERVAL.plusSeconds(1), Map.of(Names.CASCADED_FROM, UUID.randomUUID().toString()));
-    reporter.waiting(stuck, waitFor(), Duration.ofSeconds(10));
+    reporter.waiting(stuck, waitFor());
     assertNotNull(states.of(stuck.uid()).lastWaitingEvent, "an Event once it waited a whole interval");
   }
 
