@@ -179,9 +179,11 @@ KREW_ARCHIVE := $(DIST)/kubectl-syncgc-v$(VERSION).tar.gz
 dist: ## release artifacts in dist/ (VERSION, default the chart's appVersion): chart package, krew archive + manifest, SBOMs
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(MVN) -q -pl operator,cli -am package -DskipTests org.cyclonedx:cyclonedx-maven-plugin:makeBom
-	@# Artifact Hub's artifacthub.io/images names the image at appVersion: packaged with VERSION too
+	@# Artifact Hub's artifacthub.io/images (the image it scans): only with IMAGE given, the image you push,
+	@# at VERSION; the project publishes none, so the chart in the repository names none
 	stage=$$(mktemp -d) && cp -r helm/syncgc $$stage/ && \
-	  sed -i 's#^\(      image: [^:]*\):.*#\1:$(VERSION)#' $$stage/syncgc/Chart.yaml && \
+	  if [ "$(origin IMAGE)" != file ]; then \
+	    sed -i 's#^annotations:$$#&\n  artifacthub.io/images: |\n    - name: operator\n      image: $(IMAGE):$(VERSION)#' $$stage/syncgc/Chart.yaml; fi && \
 	  $(HELM) package $$stage/syncgc --version $(VERSION) --app-version $(VERSION) -d $(DIST) && rm -rf $$stage
 	stage=$$(mktemp -d) && install -m 0755 cli/bin/kubectl-syncgc cli/bin/kubectl_complete-syncgc $$stage/ && \
 	  install -m 0644 cli/target/syncgc-cli.jar LICENSE $$stage/ && \
@@ -200,10 +202,12 @@ dist-check: ## check dist/: the krew manifest's sha256 and files against its arc
 	  ! cli/krew/verify.sh $(DIST)/.tampered.yaml $(KREW_ARCHIVE) 2>/dev/null; status=$$?; rm -f $(DIST)/.tampered.yaml; \
 	  if [ $$status -ne 0 ]; then echo "error: verify.sh accepted a wrong sha256" >&2; exit 1; fi
 	tar -tzf $(DIST)/syncgc-$(VERSION).tgz | grep -qx syncgc/LICENSE || { echo "error: the chart package lacks LICENSE" >&2; exit 1; }
-	$(HELM) lint --strict $(DIST)/syncgc-$(VERSION).tgz >/dev/null
+	@# the chart names no image of its own: lint it with one
+	$(HELM) lint --strict $(DIST)/syncgc-$(VERSION).tgz --set image.repository=$(IMAGE) >/dev/null
 	$(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx 'appVersion: $(VERSION)'
-	$(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx '      image: [^:]*:$(VERSION)' || \
-	  { echo "error: the chart's artifacthub.io/images does not name the image at $(VERSION)" >&2; exit 1; }
+	if $(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -q '^  artifacthub.io/images:'; then \
+	  $(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx '      image: [^:]*:$(VERSION)' || \
+	  { echo "error: the chart's artifacthub.io/images does not name the image at $(VERSION)" >&2; exit 1; }; fi
 	for bom in $(DIST)/syncgc-operator-$(VERSION).cdx.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json; do \
 	  grep -Eq '"bomFormat" *: *"CycloneDX"' $$bom && grep -q '"io.fabric8"' $$bom || { echo "error: $$bom is not a CycloneDX SBOM of the jar" >&2; exit 1; }; \
 	done

@@ -113,7 +113,9 @@ build_schemas() {
 # The chart rendered with each set of values kubeconform checks, one file each in $1.
 render_all() {
   local out=$1 kube=${K8S_VERSION#v} name
-  local -a sets=("defaults:" "admission-policy:--set admissionPolicy.enabled=true")
+  # the chart names no image of its own: the defaults with one a user built and pushed
+  local image="--set image.repository=registry.example.com/syncgc-operator"
+  local -a sets=("defaults:$image" "admission-policy:$image --set admissionPolicy.enabled=true")
   for values in "$CHART"/ci/*-values.yaml; do
     name=$(basename "$values" -values.yaml)
     sets+=("ci-$name:--values $values")

@@ -42,8 +42,40 @@ app.kubernetes.io/part-of: syncgc
 {{- end }}
 {{- end }}
 
+{{/* The operator image: [registry/]repository@digest, or [registry/]repository:tag (tag default
+     appVersion); registry is image.registry, else global.imageRegistry. The project publishes no
+     image, so there is no default repository: rendering fails, saying how to get one. */}}
 {{- define "syncgc.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- $image := .Values.image }}
+{{- if not $image.repository }}
+{{- fail (printf "image.repository is required: the project publishes no operator image, so the chart names none (it would end in ImagePullBackOff). Build it with `make dist-image IMAGE=<registry>/syncgc-operator`, push it, then set image.repository=<registry>/syncgc-operator and image.tag (default: the chart's appVersion, %s) or image.digest=sha256:<digest>, e.g. `helm install ... --set image.repository=registry.example.com/syncgc-operator --set image.tag=%s`" .Chart.AppVersion .Chart.AppVersion) }}
+{{- end }}
+{{- $registry := default (dig "imageRegistry" "" (.Values.global | default dict)) $image.registry }}
+{{- $repository := $image.repository }}
+{{- if $registry }}
+{{- $repository = printf "%s/%s" $registry $image.repository }}
+{{- end }}
+{{- if $image.digest }}
+{{- printf "%s@%s" $repository $image.digest }}
+{{- else }}
+{{- printf "%s:%s" $repository (default .Chart.AppVersion $image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/* The Pods' imagePullSecrets: global.imagePullSecrets (names or {name: ...}), then imagePullSecrets,
+     each name once. */}}
+{{- define "syncgc.imagePullSecrets" -}}
+{{- $names := list }}
+{{- range concat (dig "imagePullSecrets" list (.Values.global | default dict)) .Values.imagePullSecrets }}
+{{- if kindIs "string" . }}
+{{- $names = append $names . }}
+{{- else }}
+{{- $names = append $names .name }}
+{{- end }}
+{{- end }}
+{{- range uniq $names }}
+- name: {{ . }}
+{{- end }}
 {{- end }}
 
 {{/* "true" when leader election is on: forced by the value, or more than one replica. */}}
@@ -88,9 +120,9 @@ app.kubernetes.io/part-of: syncgc
 
 {{/* Pod placement and pull settings shared by the operator and the release Job. */}}
 {{- define "syncgc.podPlacement" -}}
-{{- with .Values.imagePullSecrets }}
+{{- with include "syncgc.imagePullSecrets" . | trim }}
 imagePullSecrets:
-  {{- toYaml . | nindent 2 }}
+  {{- . | nindent 2 }}
 {{- end }}
 {{- with .Values.priorityClassName }}
 priorityClassName: {{ . }}

@@ -89,6 +89,21 @@ class HelmChartIT {
     assertTrue(String.join(" ", with.command()).contains("--kube-version " + Helm.KUBE_VERSION), with.describe());
   }
 
+  /**
+   * The chart names no image (the project publishes none: a default would end in ImagePullBackOff):
+   * without image.repository it refuses to render, saying how to build one and what to set.
+   */
+  @Test
+  void renderingWithoutAnImageFailsNamingMakeDistImageAndTheValues() {
+    ProcessRunner.Result without = helm.templateWithoutImage();
+    assertFalse(without.ok(), without.describe());
+    for (String named : List.of("image.repository", "make dist-image", "image.tag", "image.digest")) {
+      assertTrue(without.stderr().contains(named), named + " unnamed: " + without.describe());
+    }
+    ProcessRunner.Result with = helm.templateWithoutImage("--set", "image.repository=" + Helm.IMAGE_REPOSITORY);
+    assertTrue(with.ok(), with.describe());
+  }
+
   /** The chart ships the project's license: a copy of the root LICENSE, named in Chart.yaml. */
   @Test
   void chartCarriesTheProjectsLicense() throws java.io.IOException {
@@ -126,7 +141,7 @@ class HelmChartIT {
 
   /**
    * Artifact Hub's annotations (artifacthub.io/docs/topics/annotations/helm): the CRD as it is in
-   * crds/, an example policy the operator accepts, the default image at appVersion, links, and
+   * crds/, an example policy the operator accepts, no image (the project publishes none), links, and
    * prerelease while the chart is 0.x.
    */
   @Test
@@ -171,10 +186,9 @@ class HelmChartIT {
       assertNotNull(dev.syncgc.policy.PolicyTranslator.translate(policy), example.toString());
     }
 
-    // images: the chart's default image at appVersion
-    List<Map<String, String>> images = yaml.unmarshal(annotations.get("artifacthub.io/images"), List.class);
-    assertEquals(List.of(operator(helm.render().one(Deployment.class)).getImage()),
-        images.stream().map(i -> i.get("image")).toList(), "artifacthub.io/images (set it to the new appVersion)");
+    // images: none, since the project publishes none (make dist IMAGE=... names the one you push)
+    assertFalse(annotations.containsKey("artifacthub.io/images"),
+        "artifacthub.io/images names an image no registry serves: " + annotations.get("artifacthub.io/images"));
 
     List<Map<String, String>> links = yaml.unmarshal(annotations.get("artifacthub.io/links"), List.class);
     assertFalse(links.isEmpty());
@@ -230,7 +244,8 @@ class HelmChartIT {
         assertEquals(Helm.NAMESPACE, o.getMetadata().getNamespace(), "namespace of " + o.getKind());
       }
     }
-    assertEquals("syncgc/operator:0.1.0", operator(deployment).getImage(), "image tag defaults to appVersion");
+    assertEquals(Helm.IMAGE_REPOSITORY + ":" + helm.appVersion(), operator(deployment).getImage(),
+        "image tag defaults to appVersion");
     assertEquals(1, deployment.getSpec().getReplicas());
   }
 

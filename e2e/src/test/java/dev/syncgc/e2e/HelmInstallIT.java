@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.syncgc.e2e.support.BuiltInCollector;
 import dev.syncgc.e2e.support.DeletionOrder;
 import dev.syncgc.e2e.support.Events;
+import dev.syncgc.e2e.support.Helm;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
@@ -88,6 +89,8 @@ class HelmInstallIT {
 
     ProcessRunner.Result install = helm("install", release,
         TestCluster.repoRoot().resolve("helm/syncgc").toString(), "--namespace", releaseNamespace,
+        // the chart names no image; the Deployment's Pods never run here (the operator runs as a process)
+        "--set", "image.repository=" + Helm.IMAGE_REPOSITORY,
         // the suite applied the CRD (crds/) without Helm: this release must not claim it
         "--set", "crds.enabled=false",
         "--set", "uninstall.releaseFinalizers=false", "--set", "trackedKinds.everyServedKind=false",

@@ -26,6 +26,12 @@ public final class Helm {
   public static final String KUBE_VERSION = "1.31.0";
   public static final String RELEASE = "gc";
   public static final String NAMESPACE = "syncgc-system";
+  /**
+   * The image every render names: the chart has no default one (the project publishes none) and
+   * refuses to render without {@code image.repository}. Passed as the first values file, so that a
+   * test's own values and {@code --set}s override it.
+   */
+  public static final String IMAGE_REPOSITORY = "registry.example.com/syncgc-operator";
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final Pattern DOCUMENT_SEPARATOR = Pattern.compile("(?m)^---\\s*$");
@@ -62,40 +68,56 @@ public final class Helm {
     return String.valueOf(chartYaml().get("appVersion"));
   }
 
+  /** {@code helm lint --strict} with {@link #IMAGE_REPOSITORY} and {@code args}. */
   public Result lint(String... args) {
-    List<String> command = new ArrayList<>(List.of("lint", "--strict", chart.toString()));
+    List<String> command = new ArrayList<>(List.of("lint", "--strict", chart.toString(),
+        "--set", "image.repository=" + IMAGE_REPOSITORY));
     command.addAll(List.of(args));
     return run(command);
   }
 
   /**
-   * {@code helm template} of release {@value #RELEASE} in namespace {@value #NAMESPACE}, with the
-   * given values file content (may be empty) and extra arguments ({@code --set ...}).
+   * {@code helm template} of release {@value #RELEASE} in namespace {@value #NAMESPACE}, with image
+   * {@link #IMAGE_REPOSITORY}, the given values file content (may be empty) and extra arguments
+   * ({@code --set ...}).
    */
   public Result template(String valuesYaml, String... args) {
+    String image = "image:\n  repository: " + IMAGE_REPOSITORY + "\n";
+    return template(List.of(image, valuesYaml == null ? "" : valuesYaml), args);
+  }
+
+  /** {@code helm template} with no image: the chart must refuse it. */
+  public Result templateWithoutImage(String... args) {
+    return template(List.of(), args);
+  }
+
+  /** {@code helm template} with one values file per content (a blank one left out), in that order. */
+  private Result template(List<String> valuesYamls, String... args) {
     List<String> command = new ArrayList<>(List.of("template", RELEASE, chart.toString(),
         "--namespace", NAMESPACE, "--kube-version", KUBE_VERSION));
-    Path values = null;
+    List<Path> files = new ArrayList<>();
     try {
-      if (valuesYaml != null && !valuesYaml.isBlank()) {
-        values = Files.createTempFile("syncgc-values-", ".yaml");
-        Files.writeString(values, valuesYaml, StandardCharsets.UTF_8);
-        command.addAll(List.of("--values", values.toString()));
+      for (String valuesYaml : valuesYamls) {
+        if (!valuesYaml.isBlank()) {
+          Path file = Files.createTempFile("syncgc-values-", ".yaml");
+          files.add(file);
+          Files.writeString(file, valuesYaml, StandardCharsets.UTF_8);
+          command.addAll(List.of("--values", file.toString()));
+        }
       }
       command.addAll(List.of(args));
       return run(command);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      if (values != null) {
-        values.toFile().delete();
-      }
+      files.forEach(file -> file.toFile().delete());
     }
   }
 
   /** {@code helm template} as a user without a cluster would first type it: no {@code --kube-version}. */
   public Result templateWithoutKubeVersion() {
-    return run(List.of("template", RELEASE, chart.toString(), "--namespace", NAMESPACE));
+    return run(List.of("template", RELEASE, chart.toString(), "--namespace", NAMESPACE,
+        "--set", "image.repository=" + IMAGE_REPOSITORY));
   }
 
   /** Renders the chart, which must succeed, and parses every document. */
