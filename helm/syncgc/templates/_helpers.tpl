@@ -32,6 +32,9 @@ helm.sh/chart: {{ include "syncgc.chart" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: syncgc
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{- define "syncgc.serviceAccountName" -}}
@@ -141,6 +144,17 @@ tolerations:
 {{- end }}
 {{- end }}
 
+{{/* A probe of the operator container: (list <probe values> <path>), nothing when not enabled. */}}
+{{- define "syncgc.probe" -}}
+{{- $probe := index . 0 }}
+{{- if $probe.enabled }}
+httpGet:
+  path: {{ index . 1 }}
+  port: http
+{{- toYaml (omit $probe "enabled") | nindent 0 }}
+{{- end }}
+{{- end }}
+
 {{/* kubeApi.qps without a float exponent: 1000000, not 1e+06. */}}
 {{- define "syncgc.qps" -}}
 {{- $q := .Values.kubeApi.qps }}
@@ -212,6 +226,9 @@ app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 app.kubernetes.io/part-of: syncgc
 app.kubernetes.io/component: {{ $component }}
+{{- with $root.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{/* Base URL of the runbooks: metrics.prometheusRule.runbookUrl, or the project's docs/runbooks at the
