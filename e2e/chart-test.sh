@@ -9,7 +9,7 @@
 #                  generator, Go; its go test first) makes of values.yaml: types from the defaults,
 #                  descriptions from the helm-docs comments, the rest from `# @schema` annotations;
 #                  `e2e/chart-test.sh schema` (make chart-schema) writes it
-#   kubeconform    the chart rendered with its defaults, each helm/syncgc/ci/*-values.yaml and the
+#   kubeconform    the chart rendered with its defaults (and an image), each helm/syncgc/ci/*-values.yaml and the
 #                  optional parts on, validated (-strict: no unknown field) against the JSON schemas of
 #                  Kubernetes K8S_VERSION, derived from the k8s.io/kubernetes module's swagger.json by
 #                  e2e/kube-schemas.py; the CRD's own schema too (files/crds/), for the policies of

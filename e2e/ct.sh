@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `ct lint` (helm/chart-testing) of the chart, as chart repositories run it: Chart.yaml against ct's
 # schema (yamale), Chart.yaml and the values files against ct's YAML rules (yamllint, helm/lintconf.yaml),
-# then `helm lint --strict` with the chart's defaults and each helm/syncgc/ci/*-values.yaml.
+# then `helm lint --strict` with each helm/syncgc/ci/*-values.yaml (default-values.yaml: the defaults and an image).
 #
 #   e2e/ct.sh build    build ct from its Go module, install yamllint and yamale into a venv (cached)
 #   e2e/ct.sh lint     build if needed, then `ct lint --config ct.yaml --all` (no network once built)
