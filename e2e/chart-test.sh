@@ -43,9 +43,6 @@ PYTHON_YAML=$CACHE/bin/ct-$CT_VERSION-yamllint-$YAMLLINT_VERSION-yamale-$YAMALE_
 SCHEMAS=$CACHE/bin/kube-schemas-$K8S_VERSION-$(sha256sum "$HERE/kube-schemas.py" | cut -c1-12)
 CHART=$ROOT/helm/syncgc
 
-log() { printf '[chart-test] %s\n' "$*" >&2; }
-die() { printf '[chart-test] error: %s\n' "$*" >&2; exit 1; }
-
 build_unittest() {
   [[ -x $PLUGINS/unittest/untt ]] && return
   command -v go >/dev/null || die "Go is required to build helm-unittest"

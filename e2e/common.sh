@@ -1,7 +1,14 @@
 # shellcheck shell=bash
 # What the e2e scripts share: the versions of everything they build from Go modules (caches are
-# keyed by them) and the helpers they have in common. Sourced by cluster.sh (the local control
-# plane), docker.sh, images.sh, kind-images.sh and kind.sh, each of which defines its own die.
+# keyed by them) and the helpers they have in common, log and die among them. Sourced by every
+# e2e script that builds or runs a tool (cluster.sh, the local control plane; ct.sh, chart-test.sh,
+# docker.sh, images.sh, kind-images.sh, kind.sh, kind-upgrade.sh, sign.sh, peer/run.sh).
+
+# A line on stderr tagged with the script's name ([cluster] ...), or with LOG_TAG when the script
+# sets it before sourcing this file; die's says error: and exits 1.
+LOG_TAG=${LOG_TAG:-$(basename "$0" .sh)}
+log() { printf '[%s] %s\n' "$LOG_TAG" "$*" >&2; }
+die() { printf '[%s] error: %s\n' "$LOG_TAG" "$*" >&2; exit 1; }
 
 K8S_VERSION=v1.36.3
 ETCD_VERSION=v3.6.16
@@ -60,7 +67,7 @@ ldflags_k8s() {
 }
 
 # go_install_cached DIR PACKAGE@VERSION: one command built from its Go module into DIR (cached: nothing to do
-# when DIR holds it), atomically through DIR.tmp. Uses the calling script's log and die.
+# when DIR holds it), atomically through DIR.tmp.
 go_install_cached() {
   local dir=$1 pkg=$2
   [[ -x $dir/$(basename "${pkg%@*}") ]] && return

@@ -20,9 +20,6 @@ CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 BIN_CT=$CACHE/bin/ct-$CT_VERSION-yamllint-$YAMLLINT_VERSION-yamale-$YAMALE_VERSION
 
-log() { printf '[ct] %s\n' "$*" >&2; }
-die() { printf '[ct] error: %s\n' "$*" >&2; exit 1; }
-
 build_ct() {
   [[ -f $BIN_CT/.complete ]] && return
   command -v go >/dev/null || die "Go is required to build ct"

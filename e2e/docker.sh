@@ -20,9 +20,6 @@ SOCK=$ROOT/docker.sock
 PIDFILE=$ROOT/dockerd.pid
 LOG=$ROOT/dockerd.log
 
-log() { printf '[docker] %s\n' "$*" >&2; }
-die() { printf '[docker] error: %s\n' "$*" >&2; exit 1; }
-
 ours_running() {
   [[ -f $PIDFILE ]] || return 1
   local pid

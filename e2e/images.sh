@@ -24,9 +24,6 @@ MAVEN=syncgc/maven:17-$SUITE
 OPERATOR=${SYNCGC_OPERATOR_IMAGE:-syncgc/operator:dev}
 EXTRA_CA_DIR=${SYNCGC_EXTRA_CA_DIR:-/usr/local/share/ca-certificates}
 
-log() { printf '[images] %s\n' "$*" >&2; }
-die() { printf '[images] error: %s\n' "$*" >&2; exit 1; }
-
 
 # A minimal Debian root file system, imported as an image: the base of every image here.
 build_debian() {

@@ -27,8 +27,6 @@ BIN_ETCD=$CACHE/bin/etcd-$ETCD_VERSION
 BIN_K8S=$CACHE/bin/kubernetes-$K8S_VERSION # kube-apiserver, kube-controller-manager, kubectl (cluster.sh build)
 WORK=$CACHE/images/kind
 
-log() { printf '[kind-images] %s\n' "$*" >&2; }
-die() { printf '[kind-images] error: %s\n' "$*" >&2; exit 1; }
 require() {
   command -v go >/dev/null || die "Go is required to build kind's parts (go.dev/dl)"
   require_docker

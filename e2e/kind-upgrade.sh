@@ -23,6 +23,7 @@
 #              release is not in a shallow clone and origin does not serve it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+LOG_TAG=upgrade
 # shellcheck source=e2e/common.sh
 source e2e/common.sh
 export PATH="$PATH:${SYNCGC_CACHE:-$HOME/.cache/syncgc}/tools" # helm and kubectl built by e2e/cluster.sh
@@ -53,7 +54,6 @@ fail() {
   kubectl -n "$SYSTEM" logs deploy/syncgc --tail 30 >&2 || true
   exit 1
 }
-log() { printf '[upgrade] %s\n' "$*" >&2; }
 die() { fail "$*"; }
 
 step "the last release $SYNCGC_PREVIOUS_RELEASE: its chart package and operator image"

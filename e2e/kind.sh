@@ -33,9 +33,6 @@ CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 KUBECONFIG_FILE=$CACHE/kind-$NAME.kubeconfig
 OFFLINE=${SYNCGC_OFFLINE:-}
 
-log() { printf '[kind] %s\n' "$*" >&2; }
-die() { printf '[kind] error: %s\n' "$*" >&2; exit 1; }
-
 # kind, helm and kubectl: from PATH, else built from their Go modules into the cache
 tool() {
   local name=$1

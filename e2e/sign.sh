@@ -33,9 +33,6 @@ WORK=""         # this run's temporary directory: image, registry, keys
 REGISTRY_PID="" # the registry on loopback, stopped on exit
 PUSHED_TAG=""   # the image's tag for that registry, removed from Docker on exit
 
-log() { printf '[sign] %s\n' "$*" >&2; }
-die() { printf '[sign] error: %s\n' "$*" >&2; exit 1; }
-
 # from e2e/toolchain/sign, whose go.mod pins cosign, syft and go-containerregistry at the versions of
 # e2e/common.sh: one `go build` of the three commands on one build list, so that the modules cosign
 # and syft share compile once (CONTRIBUTING.md, "CI figures"). The -X flags set the versions that

@@ -19,6 +19,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
+LOG_TAG=peer
 # shellcheck source=../common.sh
 source "$ROOT/e2e/common.sh"
 
@@ -39,9 +40,6 @@ SUITE_TIMEOUT=${SYNCGC_PEER_TIMEOUT:-45m}
 # CronJobs. The built-in garbage collector stays on: the suite checks Kubernetes' semantics.
 export SYNCGC_KCM_CONTROLLERS=${SYNCGC_KCM_CONTROLLERS:-garbage-collector-controller,namespace-controller,serviceaccount-controller,serviceaccount-token-controller,root-ca-certificate-publisher-controller,deployment-controller,replicaset-controller,statefulset-controller,job-controller,replicationcontroller-controller,cronjob-controller}
 OPERATOR_PID_FILE=$OUT/operator.pid
-
-log() { printf '[peer] %s\n' "$*" >&2; }
-die() { printf '[peer] error: %s\n' "$*" >&2; exit 1; }
 
 # ---------------------------------------------------------------------------------------------
 # build: e2e/peer is its own Go module with the k8s.io/kubernetes version and the replace
