@@ -3,7 +3,6 @@ package dev.syncgc.kube;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.ObjectRef;
-import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +40,7 @@ public final class EventRecorder implements AutoCloseable {
         return t;
       }, new ThreadPoolExecutor.DiscardPolicy());
 
-  public EventRecorder(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics, Clock clock,
+  public EventRecorder(KubernetesClient client, RateLimiter limiter, CallCounts metrics, Clock clock,
       Duration dedupeWindow, String instance) {
     this.api = new KubeApi(client, limiter, metrics);
     this.clock = clock;

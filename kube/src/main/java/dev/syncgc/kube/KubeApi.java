@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.kube.reflector.MetadataDecoder;
-import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -52,7 +51,7 @@ public final class KubeApi {
   private final HttpClient http;
   private final String base;
   private final RateLimiter limiter;
-  private final SyncgcMetrics metrics;
+  private final CallCounts metrics;
   /**
    * How long a call waits for its answer, then gives up and cancels it: longer than the API server's
    * own limit on a request (kube-apiserver's {@code --request-timeout}, 60 s), so that whatever it
@@ -62,12 +61,12 @@ public final class KubeApi {
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(70);
   private final Duration requestTimeout;
 
-  public KubeApi(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics) {
+  public KubeApi(KubernetesClient client, RateLimiter limiter, CallCounts metrics) {
     this(client, limiter, metrics, REQUEST_TIMEOUT);
   }
 
   /** @param requestTimeout how long a call waits for its answer ({@link #REQUEST_TIMEOUT}) */
-  public KubeApi(KubernetesClient client, RateLimiter limiter, SyncgcMetrics metrics, Duration requestTimeout) {
+  public KubeApi(KubernetesClient client, RateLimiter limiter, CallCounts metrics, Duration requestTimeout) {
     this.client = client;
     this.http = client.getHttpClient();
     String master = client.getMasterUrl().toString();

@@ -11,9 +11,7 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.kube.ScriptedApiServer.Answer;
 import dev.syncgc.kube.ScriptedApiServer.Received;
-import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.uninstall.Uninstall;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +45,7 @@ class DeleteOptionsSentTest {
 
   private KubeApi api(Function<HttpExchange, Answer> script) {
     server = new ScriptedApiServer(script);
-    return new KubeApi(server.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()));
+    return new KubeApi(server.client, RateLimiter.unlimited(), CallCounts.NONE);
   }
 
   @Test

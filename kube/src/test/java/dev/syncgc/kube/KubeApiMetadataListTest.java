@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.kube.ScriptedApiServer.Answer;
-import dev.syncgc.metrics.SyncgcMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -27,7 +25,7 @@ class KubeApiMetadataListTest {
           + "\"metadata\":{\"resourceVersion\":\"7\"" + (second ? "" : ",\"continue\":\"next\"") + "},\"items\":["
           + item + "]}");
     })) {
-      KubeApi api = new KubeApi(server.client, new RateLimiter(0, 0), new SyncgcMetrics(new SimpleMeterRegistry()));
+      KubeApi api = new KubeApi(server.client, new RateLimiter(0, 0), CallCounts.NONE);
       List<String> names = new ArrayList<>();
       List<List<String>> finalizers = new ArrayList<>();
       long at = api.listAllMetadata(SECRETS, null, o -> {

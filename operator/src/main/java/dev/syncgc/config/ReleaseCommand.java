@@ -1,13 +1,12 @@
 package dev.syncgc.config;
 
+import dev.syncgc.kube.CallCounts;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
-import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.uninstall.Uninstall;
 import dev.syncgc.uninstall.OperatorStop;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,8 +30,7 @@ public class ReleaseCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
-      SyncgcMetrics metrics = new SyncgcMetrics(new SimpleMeterRegistry());
-      KubeApi api = new KubeApi(client, new RateLimiter(parent.qps, parent.burst), metrics);
+      KubeApi api = new KubeApi(client, new RateLimiter(parent.qps, parent.burst), CallCounts.NONE);
       Uninstall uninstall = new Uninstall(client, api);
       if (!deployment.isBlank() && !namespace.isBlank()) {
         OperatorStop.stop(client, namespace, deployment, Duration.ofMinutes(2));

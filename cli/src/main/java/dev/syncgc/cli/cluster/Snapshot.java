@@ -7,17 +7,16 @@ import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.SettingsInForce;
+import dev.syncgc.kube.CallCounts;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.LoadedPolicies;
 import dev.syncgc.policy.PolicyStore;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -133,7 +132,7 @@ public final class Snapshot {
    * {@code namespace} (null: all), cluster-scoped ones all.
    */
   private void read(Cluster cluster, String namespace) {
-    KubeApi api = new KubeApi(cluster.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()));
+    KubeApi api = new KubeApi(cluster.client, RateLimiter.unlimited(), CallCounts.NONE);
     List<Listed> listed = Parallel.map(kinds.tracked(), k -> list(api, k, namespace));
     for (Listed l : listed) {
       if (l.code != 0) {

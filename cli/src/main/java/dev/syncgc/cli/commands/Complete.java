@@ -4,13 +4,12 @@ import dev.syncgc.cli.ClusterOptions;
 import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.cli.cluster.Cluster;
 import dev.syncgc.cli.cluster.Kinds;
+import dev.syncgc.kube.CallCounts;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -187,7 +186,7 @@ public final class Complete {
       Cluster c = cluster();
       TrackedKind k = kinds.named(kind);
       List<String> names = new ArrayList<>();
-      new KubeApi(c.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()))
+      new KubeApi(c.client, RateLimiter.unlimited(), CallCounts.NONE)
           .listAllMetadata(k, namespace != null ? namespace : c.namespace, o -> names.add(o.getMetadata().getName()));
       return names;
     }
@@ -196,7 +195,7 @@ public final class Complete {
     public List<String> namespaces() {
       List<String> names = new ArrayList<>();
       Cluster c = cluster();
-      new KubeApi(c.client, RateLimiter.unlimited(), new SyncgcMetrics(new SimpleMeterRegistry()))
+      new KubeApi(c.client, RateLimiter.unlimited(), CallCounts.NONE)
           .listAllMetadata(kinds.named("namespaces"), null, o -> names.add(o.getMetadata().getName()));
       return names;
     }

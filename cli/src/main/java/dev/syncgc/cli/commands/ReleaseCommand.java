@@ -6,13 +6,12 @@ import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.cli.cluster.Cluster;
 import dev.syncgc.cli.cluster.OperatorInfo;
 import dev.syncgc.core.model.Names;
+import dev.syncgc.kube.CallCounts;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
-import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.uninstall.Uninstall;
 import dev.syncgc.uninstall.OperatorStop;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -66,7 +65,7 @@ public final class ReleaseCommand implements Callable<Integer> {
       }
       Uninstall uninstall = new Uninstall(cluster.client,
           new KubeApi(cluster.client, new RateLimiter(qps, (int) Math.max(1, qps * 2)),
-              new SyncgcMetrics(new SimpleMeterRegistry())));
+              CallCounts.NONE));
       if (operator != null) {
         cluster.call("scale the operator to zero", () -> {
           try {

@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.kube.CallCounts;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.ScriptedApiServer.Answer;
 import dev.syncgc.kube.ScriptedApiServer;
 import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.metrics.SyncgcMetrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -83,7 +82,7 @@ class ReflectorsTest {
     server = new ScriptedApiServer(x -> script.apply(x.getRequestURI().getRawQuery() == null ? ""
         : x.getRequestURI().getRawQuery()));
     reflectors = new Reflectors(new KubeApi(server.client, limiter,
-        new SyncgcMetrics(new SimpleMeterRegistry())), Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
+        CallCounts.NONE), Set.of(), Duration.ofSeconds(10), new Reflectors.ObjectEvents() {
           @Override
           public void upserted(TrackedKind kind, ObjectMetadata object) {
             seen.add("upserted " + object.ref().name() + "@" + object.resourceVersion());

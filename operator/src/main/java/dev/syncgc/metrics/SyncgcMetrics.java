@@ -1,6 +1,7 @@
 package dev.syncgc.metrics;
 
 import dev.syncgc.core.deletion.Outcome;
+import dev.syncgc.kube.CallCounts;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -13,8 +14,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-/** The {@code syncgc_} metrics of SPEC.md. */
-public final class SyncgcMetrics {
+/** The {@code syncgc_} metrics of SPEC.md: the operator's (the plugin counts nothing, {@link CallCounts#NONE}). */
+public final class SyncgcMetrics implements CallCounts {
   private final MeterRegistry registry;
   private final Counter started;
   private final Counter rings;
@@ -129,13 +130,14 @@ public final class SyncgcMetrics {
     invalidAnnotations.increment();
   }
 
+  @Override
   public void apiRequest(String verb, int code) {
     Counter.builder("syncgc.api.requests").tag("verb", verb).tag("code", Integer.toString(code))
         .description("API requests syncgc issued, by verb and response code").register(registry)
         .increment();
   }
 
-  /** A call decided on but not sent: a check just before it found that it no longer stands. */
+  @Override
   public void callNotSent(String verb) {
     Counter.builder("syncgc.api.calls.not.sent").tag("verb", verb)
         .description("Calls a plan decided on that were not sent: the owner was asked to orphan or let go,"

@@ -2,6 +2,7 @@ package dev.syncgc.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.kube.CallCounts;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,6 +33,21 @@ class SyncgcMetricsTest {
     String scrape = registry.scrape();
     assertTrue(scrape.contains("\nsyncgc_graph_unseen_owners 3.0\n"), scrape);
     assertTrue(scrape.contains("\nsyncgc_queue_depth 4.0\n"), scrape);
+  }
+
+  @Test
+  void kubeApisCallsAreCountedUnderTheirPrometheusNames() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    CallCounts counts = new SyncgcMetrics(registry);
+    counts.apiRequest("delete", 429);
+    counts.apiRequest("delete", 429);
+    counts.apiRequest("delete", 200);
+    counts.callNotSent("patch");
+
+    String scrape = registry.scrape();
+    assertTrue(scrape.contains("\nsyncgc_api_requests_total{code=\"429\",verb=\"delete\"} 2.0\n"), scrape);
+    assertTrue(scrape.contains("\nsyncgc_api_requests_total{code=\"200\",verb=\"delete\"} 1.0\n"), scrape);
+    assertTrue(scrape.contains("\nsyncgc_api_calls_not_sent_total{verb=\"patch\"} 1.0\n"), scrape);
   }
 
   @Test
