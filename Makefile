@@ -201,6 +201,10 @@ dist-check: ## check dist/: the krew manifest's sha256 and files against its arc
 	sed 's/^\(    sha256: "\).\{8\}/\1deadbeef/' $(DIST)/syncgc.yaml > $(DIST)/.tampered.yaml && \
 	  ! cli/krew/verify.sh $(DIST)/.tampered.yaml $(KREW_ARCHIVE) 2>/dev/null; status=$$?; rm -f $(DIST)/.tampered.yaml; \
 	  if [ $$status -ne 0 ]; then echo "error: verify.sh accepted a wrong sha256" >&2; exit 1; fi
+	@# the plugin serves no metrics: its jar holds no Prometheus class (the operator's meters live in operator/)
+	jar=$$(mktemp) && tar -xzOf $(KREW_ARCHIVE) syncgc-cli.jar > $$jar && \
+	  found=$$(unzip -Z1 $$jar | grep -E '^io/(prometheus/|micrometer/prometheus).*\.class$$'); rm -f $$jar; \
+	  if [ -n "$$found" ]; then echo "error: the plugin's jar holds $$(wc -l <<<"$$found") Prometheus classes, such as $$(head -1 <<<"$$found")" >&2; exit 1; fi
 	tar -tzf $(DIST)/syncgc-$(VERSION).tgz | grep -qx syncgc/LICENSE || { echo "error: the chart package lacks LICENSE" >&2; exit 1; }
 	@# the chart names no image of its own: lint it with one
 	$(HELM) lint --strict $(DIST)/syncgc-$(VERSION).tgz --set image.repository=$(IMAGE) >/dev/null
