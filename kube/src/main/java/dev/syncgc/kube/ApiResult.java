@@ -1,7 +1,6 @@
 package dev.syncgc.kube;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.syncgc.kube.reflector.MetadataDecoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.syncgc.kube;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
-import dev.syncgc.kube.reflector.MetadataDecoder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -4,19 +4,20 @@ import dev.syncgc.core.graph.KindInfo;
 import dev.syncgc.core.model.OwnerLink;
 import dev.syncgc.core.model.Scope;
 import dev.syncgc.core.usage.KindNames;
-import dev.syncgc.kube.reflector.Reflectors;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /** Answers the graph's questions about owner kinds from discovery and the running reflectors. */
 public final class LiveKindInfo implements KindInfo {
   private final Discovery discovery;
-  private final Reflectors reflectors;
+  private final Predicate<String> tracks;
 
-  public LiveKindInfo(Discovery discovery, Reflectors reflectors) {
+  /** @param tracks whether a kind ({@code group/Kind}) is watched now: the reflectors' {@code tracks} */
+  public LiveKindInfo(Discovery discovery, Predicate<String> tracks) {
     this.discovery = discovery;
-    this.reflectors = reflectors;
+    this.tracks = tracks;
   }
 
   @Override
@@ -45,6 +46,6 @@ public final class LiveKindInfo implements KindInfo {
 
   @Override
   public boolean tracked(OwnerLink link) {
-    return reflectors.tracks(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
+    return tracks.test(Discovery.groupOf(link.apiVersion()) + "/" + link.kind());
   }
 }

@@ -72,7 +72,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.pauses = new PauseWatch(System::nanoTime, settings.pauseLimit());
     this.holds = new InUseHolds(System::nanoTime, clock);
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
-    this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors));
+    this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors::tracks));
     this.states = new ObjectStates(uid -> graph.get(uid) != null);
     this.barrier = new FreshnessBarrier(reads::listMetadata, reflectors::deliveredUpTo, settings.namespaces(),
         graph::knows, this::upserted, metrics::unseenFound, System::nanoTime, listPool, states);

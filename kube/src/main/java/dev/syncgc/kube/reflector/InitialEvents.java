@@ -1,9 +1,9 @@
 package dev.syncgc.kube.reflector;
 
-import dev.syncgc.kube.reflector.MetadataDecoder.Bookmark;
-import dev.syncgc.kube.reflector.MetadataDecoder.Deleted;
-import dev.syncgc.kube.reflector.MetadataDecoder.Event;
-import dev.syncgc.kube.reflector.MetadataDecoder.Upserted;
+import dev.syncgc.kube.MetadataDecoder.Bookmark;
+import dev.syncgc.kube.MetadataDecoder.Deleted;
+import dev.syncgc.kube.MetadataDecoder.Event;
+import dev.syncgc.kube.MetadataDecoder.Upserted;
 import java.util.HashSet;
 import java.util.Set;
 

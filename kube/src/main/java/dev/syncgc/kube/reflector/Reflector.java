@@ -2,11 +2,11 @@ package dev.syncgc.kube.reflector;
 
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.kube.reflector.MetadataDecoder.Bookmark;
-import dev.syncgc.kube.reflector.MetadataDecoder.Deleted;
-import dev.syncgc.kube.reflector.MetadataDecoder.Event;
-import dev.syncgc.kube.reflector.MetadataDecoder.Failed;
-import dev.syncgc.kube.reflector.MetadataDecoder.Upserted;
+import dev.syncgc.kube.MetadataDecoder.Bookmark;
+import dev.syncgc.kube.MetadataDecoder.Deleted;
+import dev.syncgc.kube.MetadataDecoder.Event;
+import dev.syncgc.kube.MetadataDecoder.Failed;
+import dev.syncgc.kube.MetadataDecoder.Upserted;
 import dev.syncgc.kube.reflector.WatchStream.Cut;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.AsyncBody;

@@ -1,7 +1,8 @@
 package dev.syncgc.kube.reflector;
 
+import dev.syncgc.kube.MetadataDecoder;
 import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.kube.reflector.MetadataDecoder.Event;
+import dev.syncgc.kube.MetadataDecoder.Event;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import java.nio.ByteBuffer;
 import java.time.Duration;

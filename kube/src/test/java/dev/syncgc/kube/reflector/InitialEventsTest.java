@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
-import dev.syncgc.kube.reflector.MetadataDecoder.Bookmark;
-import dev.syncgc.kube.reflector.MetadataDecoder.Upserted;
+import dev.syncgc.kube.MetadataDecoder.Bookmark;
+import dev.syncgc.kube.MetadataDecoder.Upserted;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.syncgc.kube.reflector;
+package dev.syncgc.kube;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -7,8 +7,6 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.kube.Interner;
-import dev.syncgc.kube.TrackedKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -24,7 +22,7 @@ import java.util.function.Consumer;
  * PartialObjectMetadata sends whole objects) are skipped unread, never built as trees.
  */
 public final class MetadataDecoder {
-  static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+  private static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
   private static final JsonFactory JSON = new JsonFactory();
 
   /** What a watch event says. */

@@ -1,4 +1,4 @@
-package dev.syncgc.kube.reflector;
+package dev.syncgc.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.kube.TrackedKind;
-import dev.syncgc.kube.reflector.MetadataDecoder.Bookmark;
-import dev.syncgc.kube.reflector.MetadataDecoder.Deleted;
-import dev.syncgc.kube.reflector.MetadataDecoder.Failed;
-import dev.syncgc.kube.reflector.MetadataDecoder.Upserted;
+import dev.syncgc.kube.MetadataDecoder.Bookmark;
+import dev.syncgc.kube.MetadataDecoder.Deleted;
+import dev.syncgc.kube.MetadataDecoder.Failed;
+import dev.syncgc.kube.MetadataDecoder.Upserted;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
