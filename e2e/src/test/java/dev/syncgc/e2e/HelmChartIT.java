@@ -306,7 +306,7 @@ class HelmChartIT {
     Set<String> allowed = Set.of("get", "list", "watch", "patch", "delete", "create", "update");
     for (Rendered r : List.of(helm.render(), helm.render("--set", "replicaCount=2"))) {
       List<PolicyRule> rules = new ArrayList<>(operatorRole(r).getRules());
-      // the helm test's Role is checked by helmTestRunsTheCascadeSelfTestWithItsOwnNarrowRole
+      // the helm test's Role is checked by helmTestRunsTheCascadeCheckWithItsOwnNarrowRole
       r.all(Role.class).stream().filter(role -> !isTest(role)).forEach(role -> rules.addAll(role.getRules()));
       for (PolicyRule rule : rules) {
         assertFalse(rule.getVerbs().contains("*"), "wildcard verb in " + rule);
@@ -492,7 +492,7 @@ class HelmChartIT {
   // --- helm test
 
   @Test
-  void helmTestRunsTheCascadeSelfTestWithItsOwnNarrowRole() throws Exception {
+  void helmTestRunsTheCascadeCheckWithItsOwnNarrowRole() throws Exception {
     Rendered r = helm.render();
     Deployment deployment = r.one(Deployment.class);
     io.fabric8.kubernetes.api.model.Pod pod = helmTestPod(r);

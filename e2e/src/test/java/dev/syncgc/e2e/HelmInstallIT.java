@@ -183,7 +183,7 @@ class HelmInstallIT {
    */
   @Test
   @Order(3)
-  void helmTestsCascadeSelfTestPassesAsItsServiceAccountAndCleansUp() throws Exception {
+  void helmTestsCascadeCheckPassesAsItsServiceAccountAndCleansUp() throws Exception {
     readyOperator();
     ProcessRunner.Result hooks = helm("get", "hooks", release, "--namespace", releaseNamespace);
     assertTrue(hooks.ok(), hooks.describe());

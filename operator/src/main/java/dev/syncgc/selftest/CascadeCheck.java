@@ -32,7 +32,7 @@ import java.util.function.BooleanSupplier;
  * {@code SYNCGC_TEST_NAME} (prefix of the objects' names), {@code SYNCGC_TEST_TIMEOUT} (per step, 2m),
  * {@code SYNCGC_TEST_OPERATOR} (the operator's namespace/deployment, named in a failure).
  */
-public final class CascadeSelfTest {
+public final class CascadeCheck {
   static final String PROPAGATION = "syncgc.dev/propagation";
   private static final Duration POLL = Duration.ofMillis(200);
 
@@ -43,7 +43,7 @@ public final class CascadeSelfTest {
   private final PrintStream out;
   private final List<String> created = new ArrayList<>();
 
-  public CascadeSelfTest(KubernetesClient client, String namespace, String prefix, Duration timeout,
+  public CascadeCheck(KubernetesClient client, String namespace, String prefix, Duration timeout,
       PrintStream out) {
     this.client = client;
     this.namespace = namespace;
@@ -58,7 +58,7 @@ public final class CascadeSelfTest {
     int code;
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
       String namespace = env("SYNCGC_TEST_NAMESPACE", client.getNamespace() == null ? "default" : client.getNamespace());
-      code = new CascadeSelfTest(client, namespace, name + "-" + suffix(), timeout, System.out).run();
+      code = new CascadeCheck(client, namespace, name + "-" + suffix(), timeout, System.out).run();
     } catch (RuntimeException e) {
       System.out.println("FAIL: " + e);
       code = 1;
