@@ -48,10 +48,9 @@ build_unittest() {
   command -v go >/dev/null || die "Go is required to build helm-unittest"
   [[ $(cd "$HERE/toolchain/helm-unittest" && go list -m -f '{{.Version}}' github.com/helm-unittest/helm-unittest) == "$HELM_UNITTEST_VERSION" ]] \
     || die "e2e/toolchain/helm-unittest/go.mod does not pin helm-unittest $HELM_UNITTEST_VERSION (e2e/common.sh)"
-  log "building helm-unittest $HELM_UNITTEST_VERSION; first time only"
-  rm -rf "$PLUGINS.tmp" && mkdir -p "$PLUGINS.tmp/unittest"
-  (cd "$HERE/toolchain/helm-unittest" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" \
-    -o "$PLUGINS.tmp/unittest/untt" github.com/helm-unittest/helm-unittest/cmd/helm-unittest)
+  rm -rf "$PLUGINS.tmp"
+  (cd "$HERE/toolchain/helm-unittest" \
+    && go_install_cached "$PLUGINS.tmp/unittest/untt" github.com/helm-unittest/helm-unittest/cmd/helm-unittest)
   # the plugin's own plugin.yaml names a binary per platform, fetched by an install hook: this one
   # names the binary built here
   cat >"$PLUGINS.tmp/unittest/plugin.yaml" <<YAML
@@ -65,9 +64,9 @@ YAML
   rm -rf "$PLUGINS" && mv "$PLUGINS.tmp" "$PLUGINS"
 }
 
-build_kubeconform() { go_install_cached "$BIN_KUBECONFORM" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"; }
+build_kubeconform() { go_install_cached "$BIN_KUBECONFORM/kubeconform" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"; }
 
-build_helm_docs() { go_install_cached "$BIN_HELM_DOCS" "github.com/norwoodj/helm-docs/cmd/helm-docs@$HELM_DOCS_VERSION"; }
+build_helm_docs() { go_install_cached "$BIN_HELM_DOCS/helm-docs" "github.com/norwoodj/helm-docs/cmd/helm-docs@$HELM_DOCS_VERSION"; }
 
 # helm-docs on the chart: helm/README.md from helm/README.md.gotmpl (paths are the chart directory's)
 helm_docs() {
@@ -78,10 +77,8 @@ helm_docs() {
 # The project's generator of values.schema.json, from its source (keyed by its hash: rebuilt when it changes).
 build_values_schema() {
   [[ -x $BIN_VALUES_SCHEMA/values-schema ]] && return
-  command -v go >/dev/null || die "Go is required to build values-schema"
-  log "building values-schema (e2e/toolchain/values-schema); first time only"
-  rm -rf "$BIN_VALUES_SCHEMA.tmp" && mkdir -p "$BIN_VALUES_SCHEMA.tmp"
-  (cd "$VALUES_SCHEMA_SRC" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$BIN_VALUES_SCHEMA.tmp/values-schema" .)
+  rm -rf "$BIN_VALUES_SCHEMA.tmp"
+  (cd "$VALUES_SCHEMA_SRC" && go_install_cached "$BIN_VALUES_SCHEMA.tmp/values-schema" .)
   test_values_schema
   rm -rf "$BIN_VALUES_SCHEMA" && mv "$BIN_VALUES_SCHEMA.tmp" "$BIN_VALUES_SCHEMA"
 }

@@ -47,47 +47,33 @@ NODE_NAME=kwok-node-0
 build_kubernetes() {
   [[ -x $BIN_K8S/kube-apiserver && -x $BIN_K8S/kube-controller-manager && -x $BIN_K8S/kubectl ]] && return
   log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kubectl); first time only"
-  mkdir -p "$BIN_K8S.tmp"
   local cmd
   for cmd in kube-apiserver kube-controller-manager kubectl; do
-    log "  go build $cmd"
-    (cd "$HERE/toolchain/kubernetes" && CGO_ENABLED=0 go build -trimpath -ldflags "$(ldflags_k8s)" \
-      -o "$BIN_K8S.tmp/$cmd" "k8s.io/kubernetes/cmd/$cmd")
+    (cd "$HERE/toolchain/kubernetes" && go_install_cached "$BIN_K8S/$cmd" "k8s.io/kubernetes/cmd/$cmd" -ldflags "$(ldflags_k8s)")
   done
-  rm -rf "$BIN_K8S" && mv "$BIN_K8S.tmp" "$BIN_K8S"
 }
 
 build_etcd() {
-  [[ -x $BIN_ETCD/etcd ]] && return
-  log "building etcd $ETCD_VERSION; first time only"
-  mkdir -p "$BIN_ETCD.tmp"
-  (cd "$HERE/toolchain/etcd" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" \
-    -o "$BIN_ETCD.tmp/etcd" go.etcd.io/etcd/server/v3)
-  rm -rf "$BIN_ETCD" && mv "$BIN_ETCD.tmp" "$BIN_ETCD"
+  (cd "$HERE/toolchain/etcd" && go_install_cached "$BIN_ETCD/etcd" go.etcd.io/etcd/server/v3)
 }
 
 build_kwok() {
-  [[ -x $BIN_KWOK/kwok && -d $BIN_KWOK/stage ]] && return
-  log "building KWOK $KWOK_VERSION; first time only"
-  mkdir -p "$BIN_KWOK.tmp/stage"
-  GOBIN="$BIN_KWOK.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
+  go_install_cached "$BIN_KWOK/kwok" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
+  [[ -d $BIN_KWOK/stage ]] && return
   # The stage files (node init, pod ready, pod graceful delete) ship in the module's source.
   local src
   src=$(go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-  cp "$src"/kustomize/stage/node/fast/node-*.yaml "$src"/kustomize/stage/pod/general/pod-*.yaml "$BIN_KWOK.tmp/stage/"
-  chmod -R u+w "$BIN_KWOK.tmp"
-  rm -rf "$BIN_KWOK" && mv "$BIN_KWOK.tmp" "$BIN_KWOK"
+  rm -rf "$BIN_KWOK/stage.tmp" && mkdir -p "$BIN_KWOK/stage.tmp"
+  cp "$src"/kustomize/stage/node/fast/node-*.yaml "$src"/kustomize/stage/pod/general/pod-*.yaml "$BIN_KWOK/stage.tmp/"
+  chmod -R u+w "$BIN_KWOK/stage.tmp"
+  mv "$BIN_KWOK/stage.tmp" "$BIN_KWOK/stage"
 }
 
 build_promtool() {
-  [[ -x $BIN_PROMTOOL/promtool ]] && return
-  log "building promtool $PROMETHEUS_VERSION (module $PROMETHEUS_MODULE_VERSION); first time only"
   # remove_all_sd leaves out the service-discovery plugins (cloud SDKs), which rule checks and
   # rule unit tests do not need.
-  GOBIN="$BIN_PROMTOOL.tmp" CGO_ENABLED=0 go install -trimpath -tags remove_all_sd \
-    -ldflags "-s -w -X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION#v}" \
-    "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION"
-  rm -rf "$BIN_PROMTOOL" && mv "$BIN_PROMTOOL.tmp" "$BIN_PROMTOOL"
+  go_install_cached "$BIN_PROMTOOL/promtool" "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_MODULE_VERSION" \
+    -tags remove_all_sd -ldflags "-s -w -X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION#v}"
 }
 
 cmd_build() {

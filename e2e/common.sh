@@ -66,20 +66,28 @@ ldflags_k8s() {
   echo "$flags"
 }
 
-# go_install_cached DIR PACKAGE@VERSION: one command built from its Go module into DIR (cached: nothing to do
-# when DIR holds it), atomically through DIR.tmp.
+# go_install_cached FILE PACKAGE[@VERSION] [GO FLAGS...]: the command FILE built from its Go package, once
+# (nothing to do when FILE is there): the one way these scripts build a Go tool. PACKAGE@VERSION comes from
+# the module proxy; PACKAGE without a version from the module of the working directory, whose go.mod pins
+# it (e2e/toolchain/*: call it there, in a subshell). Built with -trimpath, -ldflags "-s -w" and
+# CGO_ENABLED=0 unless the caller's environment says otherwise; GO FLAGS come after those, so a
+# -ldflags among them replaces the default. Built beside FILE, then moved in whole.
 go_install_cached() {
-  local dir=$1 pkg=$2
-  [[ -x $dir/$(basename "${pkg%@*}") ]] && return
+  local file=$1 pkg=$2; shift 2
+  [[ -x $file ]] && return
   command -v go >/dev/null || die "Go is required to build ${pkg%@*}"
-  log "building ${pkg##*/}; first time only"
-  rm -rf "$dir.tmp"
-  GOBIN="$dir.tmp" CGO_ENABLED=0 go install -trimpath -ldflags "-s -w" "$pkg"
-  rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  log "building $(basename "$file") ($pkg); first time only"
+  local tmp="$file.tmp"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  GOBIN=$tmp CGO_ENABLED=${CGO_ENABLED:-0} go install -trimpath -ldflags "-s -w" "$@" "$pkg" >&2 \
+    || die "go install $pkg failed (see above)"
+  local built=("$tmp"/*)
+  [[ ${#built[@]} == 1 && -x ${built[0]} ]] || die "go install $pkg made ${built[*]}, not one command"
+  mv "${built[0]}" "$file" && rm -rf "$tmp"
 }
 
 # helm, into $BIN_HELM (the same place for cluster.sh, ct.sh and chart-test.sh: built once).
-build_helm() { go_install_cached "$BIN_HELM" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"; }
+build_helm() { go_install_cached "$BIN_HELM/helm" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"; }
 
 # Installs Debian packages as root, refreshing the package lists once if they are missing or stale.
 apt_install() {

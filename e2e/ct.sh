@@ -27,9 +27,8 @@ build_ct() {
   # A venv keeps its own path in its scripts: it is made in place, and .complete marks it whole.
   rm -rf "$BIN_CT" && mkdir -p "$BIN_CT/etc"
   # from e2e/toolchain/ct, whose go.mod pins the version (the proxy refuses `go install ct@version`)
-  (cd "$HERE/toolchain/ct" && CGO_ENABLED=0 go build -trimpath \
-    -ldflags "-s -w -X github.com/helm/chart-testing/v3/ct/cmd.Version=$CT_VERSION" \
-    -o "$BIN_CT/ct" github.com/helm/chart-testing/v3/ct)
+  (cd "$HERE/toolchain/ct" && go_install_cached "$BIN_CT/ct" github.com/helm/chart-testing/v3/ct \
+    -ldflags "-s -w -X github.com/helm/chart-testing/v3/ct/cmd.Version=$CT_VERSION")
   # ct's schema of Chart.yaml ships in the module's source, as its image installs it in /etc/ct
   local src
   src=$(cd "$HERE/toolchain/ct" && go list -m -f '{{.Dir}}' github.com/helm/chart-testing/v3)

@@ -37,20 +37,13 @@ kind_source() {
   go mod download -json "sigs.k8s.io/kind@$KIND_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p'
 }
 
-# go install of one package at a version into a directory: $1 dir, $2 package@version, rest go flags
-go_install() {
-  local dir=$1 pkg=$2; shift 2
-  log "  go install $pkg"
-  (cd "$WORK" && GOBIN="$dir" go install -trimpath -ldflags "-s -w" "$@" "$pkg")
-}
-
 build_base_binaries() {
   [[ -x $BIN_BASE/runc && -x $BIN_BASE/containerd && -x $BIN_BASE/crictl && -x $BIN_BASE/cni/ptp ]] && return
   log "building containerd $CONTAINERD_VERSION, runc $RUNC_VERSION, crictl $CRICTL_VERSION, CNI plugins $CNI_PLUGINS_VERSION; first time only"
   local tmp=$BIN_BASE.tmp cmd plugin
   rm -rf "$tmp" && mkdir -p "$tmp/cni" "$WORK"
   for cmd in containerd ctr containerd-shim-runc-v2; do
-    CGO_ENABLED=0 go_install "$tmp" "github.com/containerd/containerd/v2/cmd/$cmd@$CONTAINERD_VERSION" \
+    go_install_cached "$tmp/$cmd" "github.com/containerd/containerd/v2/cmd/$cmd@$CONTAINERD_VERSION" \
       -tags "no_btrfs no_devmapper no_zfs no_aufs"
   done
   # runc needs cgo for seccomp (Debian's libseccomp-dev and pkg-config)
@@ -58,10 +51,10 @@ build_base_binaries() {
     [[ $(id -u) == 0 ]] || die "runc needs libseccomp-dev and pkg-config; as root: apt-get install libseccomp-dev pkg-config"
     apt_install libseccomp-dev pkg-config || die "cannot install libseccomp-dev and pkg-config with apt-get"
   }
-  CGO_ENABLED=1 go_install "$tmp" "github.com/opencontainers/runc@$RUNC_VERSION" -tags seccomp
-  CGO_ENABLED=0 go_install "$tmp" "sigs.k8s.io/cri-tools/cmd/crictl@$CRICTL_VERSION"
+  CGO_ENABLED=1 go_install_cached "$tmp/runc" "github.com/opencontainers/runc@$RUNC_VERSION" -tags seccomp
+  go_install_cached "$tmp/crictl" "sigs.k8s.io/cri-tools/cmd/crictl@$CRICTL_VERSION"
   for plugin in main/ptp main/loopback ipam/host-local meta/portmap; do
-    CGO_ENABLED=0 go_install "$tmp/cni" "github.com/containernetworking/plugins/plugins/$plugin@$CNI_PLUGINS_VERSION"
+    go_install_cached "$tmp/cni/${plugin#*/}" "github.com/containernetworking/plugins/plugins/$plugin@$CNI_PLUGINS_VERSION"
   done
   rm -rf "$BIN_BASE" && mv "$tmp" "$BIN_BASE"
 }
@@ -127,14 +120,12 @@ build_node_binaries() {
   local tmp=$BIN_NODE.tmp cmd
   rm -rf "$tmp" && mkdir -p "$tmp" "$WORK"
   for cmd in kube-scheduler kube-proxy kubelet kubeadm; do
-    log "  go build $cmd"
-    (cd "$HERE/toolchain/kubernetes" && CGO_ENABLED=0 go build -trimpath -ldflags "$(ldflags_k8s)" \
-      -o "$tmp/$cmd" "k8s.io/kubernetes/cmd/$cmd")
+    (cd "$HERE/toolchain/kubernetes" && go_install_cached "$tmp/$cmd" "k8s.io/kubernetes/cmd/$cmd" -ldflags "$(ldflags_k8s)")
   done
   local coredns
   coredns=$("$tmp/kubeadm" config images list --kubernetes-version "$K8S_VERSION" | sed -n 's#.*/coredns:##p')
   [[ -n $coredns ]] || die "kubeadm names no coredns image"
-  CGO_ENABLED=0 go_install "$tmp" "github.com/coredns/coredns@$coredns"
+  go_install_cached "$tmp/coredns" "github.com/coredns/coredns@$coredns"
   # pause is C: built from kubernetes' own source, statically
   local k8s_src
   k8s_src=$(cd "$HERE/toolchain/kubernetes" && go list -m -json k8s.io/kubernetes | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')

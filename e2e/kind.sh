@@ -39,13 +39,11 @@ tool() {
   case $name in
     kind)
       command -v kind >/dev/null && { command -v kind; return; }
-      local dir=$CACHE/bin/kind-$KIND_VERSION
-      if [[ ! -x $dir/kind ]]; then
-        command -v go >/dev/null || die "kind is not installed and Go is missing to build it: see kind.sigs.k8s.io/docs/user/quick-start"
-        log "building kind $KIND_VERSION (go install)"
-        GOBIN=$dir CGO_ENABLED=0 go install "sigs.k8s.io/kind@$KIND_VERSION" >&2 || die "go install sigs.k8s.io/kind@$KIND_VERSION failed"
-      fi
-      echo "$dir/kind" ;;
+      local kind=$CACHE/bin/kind-$KIND_VERSION/kind
+      [[ -x $kind ]] || command -v go >/dev/null \
+        || die "kind is not installed and Go is missing to build it: see kind.sigs.k8s.io/docs/user/quick-start"
+      go_install_cached "$kind" "sigs.k8s.io/kind@$KIND_VERSION"
+      echo "$kind" ;;
     helm|kubectl)
       command -v "$name" >/dev/null && { command -v "$name"; return; }
       "$HERE/cluster.sh" build >&2 || die "$name is not installed and could not be built (e2e/cluster.sh build)"

@@ -34,8 +34,8 @@ REGISTRY_PID="" # the registry on loopback, stopped on exit
 PUSHED_TAG=""   # the image's tag for that registry, removed from Docker on exit
 
 # from e2e/toolchain/sign, whose go.mod pins cosign, syft and go-containerregistry at the versions of
-# e2e/common.sh: one `go build` of the three commands on one build list, so that the modules cosign
-# and syft share compile once (CONTRIBUTING.md, "CI figures"). The -X flags set the versions that
+# e2e/common.sh: the three commands on one build list, so that the modules cosign and syft share
+# compile once (Go's build cache; CONTRIBUTING.md, "CI figures"). The -X flags set the versions that
 # `cosign version` reports and that syft writes into its SBOMs, as their release builds do.
 cmd_build() {
   [[ -x $BIN_SIGN/cosign && -x $BIN_SIGN/syft && -x $BIN_SIGN/registry ]] && return
@@ -46,11 +46,10 @@ cmd_build() {
   want="github.com/sigstore/cosign/v3 $COSIGN_VERSION"$'\n'"github.com/anchore/syft $SYFT_VERSION"$'\n'"github.com/google/go-containerregistry $GGCR_VERSION"
   [[ $pinned == "$want" ]] || die "e2e/toolchain/sign/go.mod does not pin cosign $COSIGN_VERSION, syft $SYFT_VERSION and go-containerregistry $GGCR_VERSION (e2e/common.sh): $pinned"
   log "building cosign $COSIGN_VERSION, syft $SYFT_VERSION and the registry (go-containerregistry $GGCR_VERSION); first time only"
-  rm -rf "$BIN_SIGN.tmp"
-  (cd "$mod" && CGO_ENABLED=0 go build -trimpath -o "$BIN_SIGN.tmp/" \
-    -ldflags "-s -w -X sigs.k8s.io/release-utils/version.gitVersion=$COSIGN_VERSION -X main.version=${SYFT_VERSION#v}" \
-    github.com/sigstore/cosign/v3/cmd/cosign github.com/anchore/syft/cmd/syft ./registry)
-  rm -rf "$BIN_SIGN" && mv "$BIN_SIGN.tmp" "$BIN_SIGN"
+  local ldflags="-s -w -X sigs.k8s.io/release-utils/version.gitVersion=$COSIGN_VERSION -X main.version=${SYFT_VERSION#v}"
+  (cd "$mod" && go_install_cached "$BIN_SIGN/cosign" github.com/sigstore/cosign/v3/cmd/cosign -ldflags "$ldflags" \
+    && go_install_cached "$BIN_SIGN/syft" github.com/anchore/syft/cmd/syft -ldflags "$ldflags" \
+    && go_install_cached "$BIN_SIGN/registry" ./registry -ldflags "$ldflags")
 }
 
 cosign() { "$BIN_SIGN/cosign" "$@"; }
