@@ -16,12 +16,16 @@ demo: jar ## start the local control plane and the operator, and delete a small 
 
 # e2e/ran-tests.sh runs the ITs chosen (-Dit.test) and fails when they ran nothing (CONTRIBUTING.md, "Tests")
 RAN_TESTS := e2e/ran-tests.sh
+# The e2e tests alone, after a build of the modules they run (IT_MODULES; a target may name more):
+# the unit tests are skipped. What $(RAN_TESTS) runs with the ITs it chooses.
+IT_MODULES = operator,e2e
+VERIFY_ITS = $(MVN) -pl $(IT_MODULES) -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
 
 test: ## every test: unit tests, then e2e against KUBECONFIG or the local control plane
 	$(RAN_TESTS) all -- $(MVN) verify
 
-unit-test: ## unit and property tests only (no cluster)
-	$(MVN) -pl core,kube,operator,cli test
+unit-test: ## unit and property tests only (no cluster), the benchmark's included
+	$(MVN) -pl core,kube,operator,cli,bench test
 
 MUTATION_ARGS ?=
 mutation: ## mutation testing of core/ (PIT): fails below the floor (mutationThreshold, core/pom.xml); report in core/target/mutation/pit-reports (MUTATION_ARGS)
@@ -31,13 +35,11 @@ e2e: jar ## end-to-end tests only
 	$(RAN_TESTS) all -- $(MVN) -pl e2e verify
 
 soak: ## chaos soak on the local control plane: random graphs, faults, an oracle; writes docs/soak.md (SOAK_ARGS)
-	$(RAN_TESTS) SoakIT -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
-	  -Dsyncgc.soak.report=$(CURDIR)/docs/soak.md $(SOAK_ARGS)
+	$(RAN_TESTS) SoakIT -- $(VERIFY_ITS) -Dsyncgc.soak.report=$(CURDIR)/docs/soak.md $(SOAK_ARGS)
 
 test-image: ## build the operator image from the Dockerfile (Docker started by e2e/docker.sh) and run it as the chart does
 	eval "$$(e2e/docker.sh up)" && image=$$(e2e/images.sh operator) && \
-	  $(RAN_TESTS) OperatorImageIT -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE \
-	  -Dsurefire.failIfNoSpecifiedTests=false -Dsyncgc.operatorImage=$$image
+	  $(RAN_TESTS) OperatorImageIT -- $(VERIFY_ITS) -Dsyncgc.operatorImage=$$image
 
 KIND_ITS ?= $(shell cat e2e/kind/tests.txt | grep -v '^\#' | paste -sd, -)
 
@@ -50,8 +52,8 @@ kind-down: ## delete the kind cluster
 test-kind: test-kind-its test-kind-user-path test-kind-upgrade ## the user path from dist/ on kind, the upgrade from the last release, then the e2e tests of e2e/kind/tests.txt against the chart's in-cluster operator (KIND_ITS=... to choose)
 	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
 	  export PATH="$$PATH:$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools" && \
-	  SYNCGC_E2E_OPERATOR=chart $(RAN_TESTS) '$(KIND_ITS)' -- $(MVN) -pl operator,cli,e2e -am verify -Dtest=NONE \
-	  -Dsurefire.failIfNoSpecifiedTests=false
+	  SYNCGC_E2E_OPERATOR=chart $(RAN_TESTS) '$(KIND_ITS)' -- $(VERIFY_ITS)
+test-kind: IT_MODULES = operator,cli,e2e
 
 # before the kind cluster and the images: every class of KIND_ITS (e2e/kind/tests.txt) is a test class
 test-kind-its:
@@ -73,11 +75,11 @@ NOGC_KCM_CONTROLLERS := namespace-controller,serviceaccount-controller,serviceac
 e2e-nogc: ## the e2e tests of e2e/nogc/tests.txt on a second local control plane without kube-controller-manager's garbage collector (NOGC_ITS=...)
 	@$(RAN_TESTS) names '$(NOGC_ITS)' && export $(NOGC_CLUSTER) SYNCGC_KCM_CONTROLLERS=$(NOGC_KCM_CONTROLLERS) SYNCGC_E2E_NO_KCM_GC=1 && unset KUBECONFIG && \
 	  if [[ $$(e2e/cluster.sh builtin-gc 2>/dev/null) != off ]]; then e2e/cluster.sh down && e2e/cluster.sh up; fi && \
-	  $(RAN_TESTS) '$(NOGC_ITS)' -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
+	  $(RAN_TESTS) '$(NOGC_ITS)' -- $(VERIFY_ITS)
 
 DIFFERENTIAL_WORLDS ?= 40
 e2e-differential: jar ## syncgc against the built-in collector's foreground deletion on random worlds (DIFFERENTIAL_WORLDS, or DIFFERENTIAL_SEED to replay one)
-	$(RAN_TESTS) CoOwnerDifferentialIT -- $(MVN) -pl operator,e2e -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false \
+	$(RAN_TESTS) CoOwnerDifferentialIT -- $(VERIFY_ITS) \
 	  -Dsyncgc.differential.worlds=$(DIFFERENTIAL_WORLDS) $(if $(DIFFERENTIAL_SEED),-Dsyncgc.differential.seed=$(DIFFERENTIAL_SEED))
 
 e2e-nogc-down: ## stop the control plane of e2e-nogc and remove its data
