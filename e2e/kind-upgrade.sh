@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `helm upgrade` from the last release to this tree in the middle of a cascade, on kind (issue 31 item 4;
-# UPGRADING.md), checked step by step:
+# `helm upgrade` from the last release to this tree in the middle of a cascade, on kind
+# (UPGRADING.md), checked step by step:
 #   the last release ($SYNCGC_PREVIOUS_RELEASE, e2e/common.sh): its chart packaged and its operator image
 #   built from that commit (the image cached in Docker by its revision label) -> helm install of it, the
 #   operator throttled (kubeApi.qps=10) so that the cascade lasts -> a GarbageCollectionPolicy, four

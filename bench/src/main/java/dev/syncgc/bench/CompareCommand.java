@@ -29,7 +29,7 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(names = "--wide", split = ",", defaultValue = "500",
       description = "Wide workloads: one owner with N direct dependents, comma-separated; 0 for none (default: "
-          + "${DEFAULT-VALUE}; issue 5 asks for 2000, which takes the built-in collector ~150 s a run at its default QPS).")
+          + "${DEFAULT-VALUE}; the comparison target is at 2000, which takes the built-in collector ~150 s a run at its default QPS).")
   List<Integer> wide;
 
   @Option(names = "--tree", split = ",", defaultValue = "10x3",

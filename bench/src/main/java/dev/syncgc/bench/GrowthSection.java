@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The report's section on cost as work grows (issue 12): every contender from about 1,000 to 100,000
- * objects, with requests, CPU and heap per object, and the issue's targets.
+ * The report's section on cost as work grows: every contender from about 1,000 to 100,000
+ * objects, with requests, CPU and heap per object, and the growth targets.
  */
 final class GrowthSection {
   private GrowthSection() {}
@@ -95,7 +95,7 @@ final class GrowthSection {
   }
 
   static void targets(StringBuilder out, Report.Summary g, ScaleSection.Result r) {
-    out.append("## Targets of issue 12\n\n| target | figures | met? |\n|---|---|---|\n");
+    out.append("## Targets of growth\n\n| target | figures | met? |\n|---|---|---|\n");
     if (g == null) {
       out.append("| deletion time, growth | not measured (`make bench-growth`) | – |\n");
     } else {

@@ -40,8 +40,8 @@ final class Options {
   Path logs;
 
   @Option(names = "--operator-heap", defaultValue = "256m",
-      description = "The operator JVM's -Xmx: the heap it must do its work in (default: ${DEFAULT-VALUE}, issue 12's "
-          + "bound for a 100,000-object cascade; the chart's default 1Gi memory limit gives it 768m).")
+      description = "The operator JVM's -Xmx: the heap it must do its work in (default: ${DEFAULT-VALUE}, the growth "
+          + "target's bound for a 100,000-object cascade; the chart's default 1Gi memory limit gives it 768m).")
   String operatorHeap;
 
   @Option(names = "--operator-jvm-option",

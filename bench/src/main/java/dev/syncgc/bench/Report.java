@@ -138,8 +138,8 @@ final class Report {
     out.append("# Benchmarks\n\n");
     out.append("Written by the benchmark tool in `bench/` (`make bench`, `make bench-growth`, `make bench-scale`) from `")
         .append(opts.csv.getFileName()).append("`, `").append(opts.growthCsv.getFileName()).append("` and `")
-        .append(opts.scaleCsv.getFileName()).append("`; each run rewrites it. Issues 5 and 12 asked for these "
-            + "figures; their targets are at the end.\n\n");
+        .append(opts.scaleCsv.getFileName()).append("`; each run rewrites it. The targets these "
+            + "figures answer are at the end.\n\n");
     Summary s = compare.map(Summary::of).orElse(null);
     if (s != null) {
       compareSection(out, s, name(md, ".png"));
@@ -282,7 +282,7 @@ final class Report {
   }
 
   private static void targets(StringBuilder out, Summary s, ScaleSection.Result r) {
-    out.append("## Targets of issue 5\n\n| target | figures | met? |\n|---|---|---|\n");
+    out.append("## Targets of the comparison\n\n| target | figures | met? |\n|---|---|---|\n");
     if (s != null) {
       target(out, "syncgc at least 10× faster than the built-in foreground deletion at its defaults", s,
           "foreground", (sy, other) -> other / sy >= 10, (sy, other) -> String.format(Locale.ROOT, "%.1f×", other / sy));
@@ -298,7 +298,7 @@ final class Report {
         }
       }
       if (!missing.isEmpty()) {
-        out.append("| the issue's workloads (wide-2000, tree-10x3, tree-10x4) | not in this run: ")
+        out.append("| the target's workloads (wide-2000, tree-10x3, tree-10x4) | not in this run: ")
             .append(String.join(", ", missing)).append(" | – |\n");
       }
     } else {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A dependent that a cascade put under synchronous deletion and that survives it (its DELETE
  * refused, then another owner adopted it) keeps nothing the cascade wrote on it: a later deletion of
- * its own follows its own settings (issue 21 case 9: it used to keep the owner's grace period as its
+ * its own follows its own settings (it used to keep the owner's grace period as its
  * own {@code syncgc.dev/grace-period-seconds}).
  */
 @ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})

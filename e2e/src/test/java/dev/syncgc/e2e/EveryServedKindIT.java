@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * syncgc sees every kind the built-in collector sees (issue 22): a Synchronous owner waits for
+ * syncgc sees every kind the built-in collector sees: a Synchronous owner waits for
  * dependents of built-in kinds outside the old default list (a ServiceAccount, a NetworkPolicy),
  * and goes only after them.
  */

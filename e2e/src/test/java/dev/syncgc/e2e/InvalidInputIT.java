@@ -136,8 +136,8 @@ class InvalidInputIT {
    * Kubernetes treats a namespaced owner in another namespace as absent, so the dependent also has
    * a solid owner in its own namespace: otherwise the built-in collector would delete it. Beside the
    * solid owner the collector removes the invalid reference instead, 3-6 ms after the create: the
-   * Event must come from the version syncgc observed, not from the one a worker reads later (issue 21;
-   * InvalidOwnerReferenceReportTest puts the events in that order).
+   * Event must come from the version syncgc observed, not from the one a worker reads later
+   * (InvalidOwnerReferenceReportTest puts the events in that order).
    */
   @Test
   void dependentOfOwnerInOtherNamespaceSurvivesOwnerDeletionAndGetsInvalidOwnerReferenceEvent(
@@ -179,7 +179,7 @@ class InvalidInputIT {
   }
 
   /**
-   * Issue 21 case 4: a cluster-scoped dependent of a cluster-scoped Synchronous owner that also names
+   * A cluster-scoped dependent of a cluster-scoped Synchronous owner that also names
    * a namespaced owner. The built-in collector never collects it (the namespaced reference cannot be
    * resolved), so syncgc must not delete it through its valid owner either: the owner goes, the
    * dependent survives with only the reference the built-in collector cannot resolve.

@@ -173,7 +173,7 @@ class KubectlSyncgcOptionsIT {
     assertEquals(2, warnings.size(), "one line however many kinds, one for the policies: " + text.describe());
     assertTrue(warnings.get(0).startsWith("warning: could not list ") && warnings.get(0).contains("secrets")
         && warnings.get(0).contains("forbidden, cluster-scoped: "), text.describe());
-    // the policies it may not read are said, not dropped without a word (issue 30)
+    // the policies it may not read are said, not dropped without a word
     assertTrue(warnings.get(1).startsWith("warning: GarbageCollectionPolicies could not be listed (forbidden)"),
         text.describe());
   }

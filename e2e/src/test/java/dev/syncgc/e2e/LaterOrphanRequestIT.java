@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 32 case 3, end to end: {@code kubectl delete --cascade=orphan} on an owner whose synchronous
+ * End to end: {@code kubectl delete --cascade=orphan} on an owner whose synchronous
  * cascade is under way. Every dependent present when the API server answered the orphan request must
  * survive, but for the DELETEs already in flight: counted from etcd revisions (a deletion whose
  * revision is above the orphan request's was sent after it). A plan's batches used to go on for up to

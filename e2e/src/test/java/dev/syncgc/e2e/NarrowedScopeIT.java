@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 31 item 4: an upgrade that narrows the watched namespaces or kinds must not leave syncgc's
+ * An upgrade that narrows the watched namespaces or kinds must not leave syncgc's
  * finalizer on objects the operator no longer watches (they would stay Terminating for ever once
  * deleted). An operator started wide opts objects in and is killed; deletions are requested while
  * none runs; an operator started narrowed releases every object outside its scope, each by its

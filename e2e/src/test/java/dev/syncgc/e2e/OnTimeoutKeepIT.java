@@ -115,7 +115,7 @@ class OnTimeoutKeepIT {
   }
 
   /**
-   * A dependent the cascade finalized follows its owner's switch to Release (issue 21 case 9: it
+   * A dependent the cascade finalized follows its owner's switch to Release (it
    * used to carry a copy of Keep and stayed, held by its own blocker, after the owner went).
    */
   @Test

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Orphan keeps every dependent, whatever syncgc can see (issue 21, cases 1 and 3): the owner's
+ * Orphan keeps every dependent, whatever syncgc can see: the owner's
  * dependents are handed to the API server's orphaning, and the propagation in force when the
  * deletion began decides, whatever changed since.
  */

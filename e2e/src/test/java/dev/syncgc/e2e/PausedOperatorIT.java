@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 32: an operator paused (SIGSTOP: a frozen VM or node, a very long GC) in the middle of a
+ * An operator paused (SIGSTOP: a frozen VM or node, a very long GC) in the middle of a
  * cascade, while the owner is asked to orphan its dependents. When it runs again, everything it knows is
  * as old as the pause; its workers must not act on it (a plan's calls used to go on for up to 5 s, on a
  * graph that had not seen the orphan request yet). It stops writing from the first moment after the

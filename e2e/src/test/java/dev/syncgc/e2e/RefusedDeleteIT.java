@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 32 case 1, end to end: an admission policy refuses the DELETE of one dependent (a
+ * End to end: an admission policy refuses the DELETE of one dependent (a
  * ValidatingAdmissionPolicy with validationActions Deny, as Kyverno, Gatekeeper or a "protected" label
  * do). The owner is not held past its deadline: it goes at its {@code syncgc.dev/timeout}, its
  * {@code SynchronousDeletionTimedOut} names the dependent with the API server's message, and the

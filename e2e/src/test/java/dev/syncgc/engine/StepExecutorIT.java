@@ -200,7 +200,7 @@ class StepExecutorIT {
   }
 
   /**
-   * Issue 21 case 5: owner → r1, r1 ↔ r2, and y (outside the ring) owns r2. The graph has not seen y
+   * Owner → r1, r1 ↔ r2, and y (outside the ring) owns r2. The graph has not seen y
    * (created just before, or of a kind the freshness check does not list), so the planner judges the
    * ring kept by nothing and deletes its entry r1. Before the DELETE, every outside owner of every
    * member is looked up: y exists, so r1 is neither finalized nor deleted, and the blocker says why.
@@ -358,7 +358,7 @@ class StepExecutorIT {
   }
 
   /**
-   * Issue 32 case 6: leadership lost in the middle of a batch. Every call is checked when it is sent,
+   * Leadership lost in the middle of a batch. Every call is checked when it is sent,
    * so only those already in flight when the workers were stopped (at most one per call thread) go
    * out after it; the batch being sent used to go out whole (256 DELETEs).
    */
@@ -402,7 +402,7 @@ class StepExecutorIT {
   }
 
   /**
-   * Issue 32 case 3: an orphan request (kubectl delete --cascade=orphan) on the owner while a plan's
+   * An orphan request (kubectl delete --cascade=orphan) on the owner while a plan's
    * batch is being sent. The graph sees the orphan finalizer (the watch event, made here by putting the
    * API server's answer in the graph) and no call of the plan goes out after that but those in flight;
    * a plan's batches used to go on for up to 5 s.
@@ -439,7 +439,7 @@ class StepExecutorIT {
   }
 
   /**
-   * Issue 32 case 4: an owner that arrived in the graph between plan and send (watch lag, a relist) and
+   * An owner that arrived in the graph between plan and send (watch lag, a relist) and
    * is solid. The check before the DELETE looked up only owners the graph had never seen, so this one
    * was neither looked up nor counted, and the dependent was deleted.
    */
@@ -502,7 +502,7 @@ class StepExecutorIT {
   }
 
   /**
-   * Issue 32 case 1: an admission policy refuses the DELETE (a ValidatingAdmissionPolicy with
+   * An admission policy refuses the DELETE (a ValidatingAdmissionPolicy with
    * validationActions Deny). A refusal is no conflict: it is recorded, in the API server's words, as
    * what blocks the dependent (it used to be read as a 422 conflict: nothing recorded, "deletion
    * requested", and the deadline's hand-over sent the same DELETE again before every release).

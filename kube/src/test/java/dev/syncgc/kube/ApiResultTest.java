@@ -18,7 +18,7 @@ class ApiResultTest {
     assertEquals("HTTP 409: conflict", new ApiResult(409, "{\"kind\":\"Status\",\"message\":\"conflict\"}").message());
   }
 
-  // issue 32 case 1: what each answer means. The patch-test 422 and the ValidatingAdmissionPolicy 422
+  // What each answer means. The patch-test 422 and the ValidatingAdmissionPolicy 422
   // are the API server's own bodies (v1.36, local control plane, kubectl -v=8); the 403s (a webhook's
   // denial, RBAC) and the 409 follow the Status the API server builds for them.
 

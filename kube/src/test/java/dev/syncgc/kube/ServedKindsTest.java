@@ -85,7 +85,7 @@ class ServedKindsTest {
   }
 
   /**
-   * Issue 32 case 5: an aggregated API down at start is named (it used to be dropped without a word)
+   * An aggregated API down at start is named (it used to be dropped without a word)
    * and its kinds are tracked once its discovery answers.
    */
   @Test
@@ -104,7 +104,7 @@ class ServedKindsTest {
   }
 
   /**
-   * Issue 32 case 5: a kind added to a group-version already known (an aggregated API's new resource)
+   * A kind added to a group-version already known (an aggregated API's new resource)
    * is tracked at the next look; the list of group-versions alone did not change, so it never was.
    */
   @Test

@@ -12,7 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 30: one rule for policies, for the operator, the uninstall and the plugin (three rules
+ * One rule for policies, for the operator, the uninstall and the plugin (three rules
  * before: the plugin dropped what it could not read without a word, the uninstall refused, the
  * operator failed to start on any error, a missing CRD included).
  */

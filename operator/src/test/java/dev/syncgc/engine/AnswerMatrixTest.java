@@ -44,7 +44,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 32's answer matrix: every call syncgc makes in a deletion against every answer the API server
+ * The answer matrix: every call syncgc makes in a deletion against every answer the API server
  * (or the way to it) can give, on a scripted server, each mapped to what SPEC asks for. A conflict
  * (409, a JSON-patch test that failed) plans again and is no failure; a refusal (admission, RBAC, an
  * invalid request) and a failure of the moment (5xx, no answer) plan again too, recorded in the API

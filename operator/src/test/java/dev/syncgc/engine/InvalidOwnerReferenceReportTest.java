@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * version a worker reads later. kube-controller-manager's collector removes a reference to an owner
  * in another namespace from a dependent that also has a solid owner within milliseconds (measured on
  * e2e/cluster.sh: 3-6 ms from the create to the PATCH); a worker that syncs the dependent after that
- * PATCH has arrived reads a version without the reference (InvalidInputIT's flake, issue 21). The
+ * PATCH has arrived reads a version without the reference (InvalidInputIT's flake). The
  * engine is fed the watch events in that order before its workers start, so the outcome does not
  * depend on timing. Events go to a loopback HTTP server that records them.
  */
@@ -104,7 +104,7 @@ class InvalidOwnerReferenceReportTest {
     assertReported(dependent, owner);
   }
 
-  /** The order of issue 21: owner, dependent with the reference, the collector's PATCH; then the worker. */
+  /** The order of that flake: owner, dependent with the reference, the collector's PATCH; then the worker. */
   @Test
   void referenceRemovedByTheBuiltInCollectorBeforeTheWorkerSyncsIsStillReported() {
     GenericKubernetesResource owner = widget("ns-a", "owner", 1);

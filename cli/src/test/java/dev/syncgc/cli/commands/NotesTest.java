@@ -28,7 +28,7 @@ class NotesTest {
         + " persistentvolumes); ask for list rights on them, or use another --context", line);
   }
 
-  /** Issue 30: the plugin reads policies by the operator's rule and says what it could not use (it said nothing). */
+  /** The plugin reads policies by the operator's rule and says what it could not use (it said nothing). */
   @Test
   void policiesThatCouldNotBeReadOrAreInvalidAreSaidNeverDropped() {
     LoadedPolicies unread = new LoadedPolicies(List.of(), Map.of(),

@@ -77,7 +77,7 @@ class DeletionPlannerPropertiesTest {
   }
 
   /**
-   * Issue 21 cases 4 and 6, whatever the deadline: no dependent is deleted that carries a reference
+   * Whatever the deadline: no dependent is deleted that carries a reference
    * Kubernetes treats as invalid (the built-in collector would keep it), nor one with an alive owner
    * outside its ring (a co-owner that another cascade is about to delete is still alive: that cascade
    * deletes it). Also prints what the worlds hold, and checks that the cases are reached.

@@ -92,7 +92,7 @@ class DeletionPlannerTest {
 
   @Test
   void orphanHandsEveryDependentToTheApiServersOrphaningWhateverSyncgcSees() {
-    // issue 21 case 1: syncgc cannot remove references from kinds and namespaces it does not see
+    // syncgc cannot remove references from kinds and namespaces it does not see
     // (the built-in collector then deleted them), so the API server's orphaning does it for all
     DependencyGraph g = graphOf(owner("x").build(),
         obj("d1").ownedBy("x").build(),

@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * What keeps a dependent besides the owner being deleted (issue 21): a reference Kubernetes treats as
+ * What keeps a dependent besides the owner being deleted: a reference Kubernetes treats as
  * invalid (case 4), and a co-owner that is alive but doomed by another cascade at a Release deadline
  * (case 6). syncgc never deletes what the built-in collector would keep.
  */
@@ -174,7 +174,7 @@ class KeepersTest {
     assertEquals(Set.of(), deleted(steps), steps.toString());
     assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
   }
-  // issue 32 case 2: a co-owner is solid as the built-in collector's classifyReferences judges it
+  // A co-owner is solid as the built-in collector's classifyReferences judges it
 
   /**
    * A co-owner being deleted but held by another controller's finalizer is solid while it exists (its

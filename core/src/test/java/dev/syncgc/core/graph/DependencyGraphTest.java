@@ -346,7 +346,7 @@ class DependencyGraphTest {
   }
 
   /**
-   * Issue 32 case 5: a kind no longer served is forgotten, not marked deleted; served again (an
+   * A kind no longer served is forgotten, not marked deleted; served again (an
    * aggregated API registered anew), its list brings its objects back. They used to be tombstoned, so
    * the relist was ignored and an object of the kind under deletion stayed Terminating until a restart.
    */

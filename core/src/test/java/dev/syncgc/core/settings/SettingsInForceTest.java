@@ -28,7 +28,7 @@ class SettingsInForceTest {
 
   @Test
   void orphanRecordedWhileAliveDecidesEvenWhenAPolicyNowSaysSynchronous() {
-    // issue 21 case 3: an Orphan policy in force when the deletion began, deleted since; a
+    // An Orphan policy in force when the deletion began, deleted since; a
     // Synchronous catch-all policy decides now
     var deleted = obj("x").deleting().syncFinalizer().annotate(Names.LAST_VALID_PROPAGATION, "Orphan").build();
     assertEquals(Optional.of(Propagation.ORPHAN), inForce(deleted, withPolicy(deleted, Propagation.SYNCHRONOUS)));
@@ -84,7 +84,7 @@ class SettingsInForceTest {
 
   @Test
   void aCascadedDependentFollowsItsOwnersSwitchToReleaseAndOnceTheOwnerIsGoneNothingKeepsIt() {
-    // issue 21 case 9: inherited Keep must follow the owner's switch to Release
+    // Inherited Keep must follow the owner's switch to Release
     Map<String, ObjectMetadata> world = new HashMap<>();
     var owner = obj("o").deleting().syncFinalizer().annotate(Names.PROPAGATION, "Synchronous")
         .annotate(Names.ON_TIMEOUT, "Release").annotate(Names.GRACE_PERIOD, "7").build();

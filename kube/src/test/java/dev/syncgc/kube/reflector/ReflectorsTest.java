@@ -263,7 +263,7 @@ class ReflectorsTest {
   }
 
   /**
-   * Issue 32 case 7: a watch whose connection goes silent without closing (a load balancer or NAT
+   * A watch whose connection goes silent without closing (a load balancer or NAT
    * dropped it) is noticed after the silence limit and started again from the last version seen,
    * and counted; it used to wait for ever (the request timeout covers only the headers).
    */
@@ -289,7 +289,7 @@ class ReflectorsTest {
   }
 
   /**
-   * Issue 32 case 7: a paged LIST whose continue token expired (410) halfway is started again from its
+   * A paged LIST whose continue token expired (410) halfway is started again from its
    * first page, and only a whole list replaces what the graph holds of the kind.
    */
   @Test
