@@ -14,7 +14,7 @@ help: ## list the targets
 demo: jar ## start the local control plane and the operator, and delete a small tree synchronously
 	e2e/demo.sh
 
-# e2e/ran-tests.sh runs the ITs chosen (-Dit.test) and fails when they ran nothing (CONTRIBUTING.md, "Tests")
+# e2e/ran-tests.sh runs the ITs chosen (-Dit.test) and fails when they ran nothing (CONTRIBUTING.md, "Test")
 RAN_TESTS := e2e/ran-tests.sh
 # The e2e tests alone, after a build of the modules they run (IT_MODULES; a target may name more):
 # the unit tests are skipped. What $(RAN_TESTS) runs with the ITs it chooses.

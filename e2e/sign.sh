@@ -35,7 +35,7 @@ PUSHED_TAG=""   # the image's tag for that registry, removed from Docker on exit
 
 # from e2e/toolchain/sign, whose go.mod pins cosign, syft and go-containerregistry at the versions of
 # e2e/common.sh: the three commands on one build list, so that the modules cosign and syft share
-# compile once (Go's build cache; CONTRIBUTING.md, "CI figures"). The -X flags set the versions that
+# compile once (Go's build cache; docs/ci-times.md). The -X flags set the versions that
 # `cosign version` reports and that syft writes into its SBOMs, as their release builds do.
 cmd_build() {
   [[ -x $BIN_SIGN/cosign && -x $BIN_SIGN/syft && -x $BIN_SIGN/registry ]] && return

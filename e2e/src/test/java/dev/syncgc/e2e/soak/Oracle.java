@@ -217,7 +217,7 @@ final class Oracle {
    * DELETE marked it; syncgc only lets it go). Under a namespace deletion a synchronous root's
    * cascade still runs beside the namespace controller, which makes every co-owner in the namespace
    * non-solid, so syncgc may DELETE anything below the root (the namespace controller may have marked
-   * it a moment before: documented in CONTRIBUTING.md ("The chaos soak") as the one race allowed), never an object a live
+   * it a moment before: documented in docs/testing.md ("The chaos soak") as the one race allowed), never an object a live
    * owner outside the namespace keeps nor one carrying an invalid reference. An Orphan owner in
    * force is handed over once.
    */

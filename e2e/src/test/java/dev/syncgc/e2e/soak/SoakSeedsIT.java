@@ -10,7 +10,7 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Soak seeds that once failed, kept as tests: each replays only the round that failed (its graph,
  * fault and fault instant come from the seed; the timing of the cluster does not, so a race may need
- * the seed's round run a few times to show). How to add one: CONTRIBUTING.md "The chaos soak".
+ * the seed's round run a few times to show). How to add one: docs/testing.md "The chaos soak".
  *
  * <p>A seed names a round of the generator as it was when the seed was found: a commit that changes
  * how {@link Generator} or {@link Soak} draw from the seed changes what every seed gives, and must
