@@ -173,19 +173,19 @@ class PolicyIT {
   }
 
   /**
-   * What the CRD's schema does not refuse (PolicySchemaIT: a bad propagation, onTimeout, timeout or
-   * gracePeriodSeconds never gets stored) but the operator cannot use: a selector operator of none of
-   * the four. The same path reports a policy stored before the schema refused its bad values.
+   * What the CRD's schema does not refuse (PolicySchemaIT: a bad propagation, onTimeout, timeout,
+   * gracePeriodSeconds or selector operator never gets stored) but the operator cannot use: {@code In}
+   * without values. The same path reports a policy stored before the schema refused its bad values.
    */
   @Test
   void invalidPolicyIsNotReadyNamesTheBadValueIsIgnoredAndTheOperatorKeepsWorking(TestNamespace ns) {
     String field = "spec.selector";
-    String badValue = "Sideways";
+    String badValue = "operator In on 'tier' needs values";
     String selector = labelNamespace(ns);
     Widgets.create(client, ns.name(), "plain").apply();
     Map<String, Object> settings = new LinkedHashMap<>();
     settings.put("propagation", SYNCHRONOUS);
-    settings.put("selector", Map.of("matchExpressions", List.of(Map.of("key", "tier", "operator", badValue))));
+    settings.put("selector", Map.of("matchExpressions", List.of(Map.of("key", "tier", "operator", "In"))));
 
     String policy = createPolicy(selector, settings);
 

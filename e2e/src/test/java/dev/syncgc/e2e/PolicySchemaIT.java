@@ -43,6 +43,12 @@ class PolicySchemaIT {
           s.remove("propagation");
           s.put("keep", false);
         }, "spec", "propagation is required unless keep is true"),
+        bad("selector operator Sideways", s -> s.put("selector", Map.of("matchExpressions",
+            List.of(Map.of("key", "tier", "operator", "Sideways")))), "spec.selector.matchExpressions[0].operator",
+            "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\""),
+        bad("namespaceSelector operator Equals", s -> s.put("namespaceSelector", Map.of("matchExpressions",
+            List.of(Map.of("key", "tier", "operator", "Equals")))), "spec.namespaceSelector.matchExpressions[0].operator",
+            "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\""),
         bad("keep yes", s -> s.put("keep", "yes"), "spec.keep", "must be of type boolean"),
         bad("onTimeout Never", s -> s.put("onTimeout", "Never"), "spec.onTimeout",
             "supported values: \"Release\", \"Keep\""),

@@ -2,6 +2,7 @@ package dev.syncgc.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.syncgc.core.policy.Selector;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
@@ -29,6 +30,8 @@ import java.util.stream.Stream;
  *   <li>the enums of {@code spec.propagation} and {@code spec.onTimeout}, from the values of
  *       {@link Propagation} and {@link OnTimeout} (the fields stay strings in Java, so that a policy
  *       stored before the schema refused bad values is still read, and reported Ready=False);
+ *   <li>the operator of each {@code matchExpressions} entry of {@code spec.selector} and
+ *       {@code spec.namespaceSelector}: an enum of the four Kubernetes operators ({@link Selector.Operator});
  *   <li>each entry of {@code spec.usersFrom}: a namespace name or {@code *} (pattern, maxLength 63);
  *   <li>{@code status.conditions} as a list-map keyed by {@code type} (type and status required);
  *   <li>the printer columns in the order the class declares them, Age last (the generator sorts them
@@ -66,6 +69,10 @@ final class PolicyCrd {
       JSONSchemaProps spec = root.getProperties().get("spec");
       spec.getProperties().get("propagation").setEnum(values(Arrays.stream(Propagation.values()).map(Propagation::value)));
       spec.getProperties().get("onTimeout").setEnum(values(Arrays.stream(OnTimeout.values()).map(OnTimeout::value)));
+      for (String selector : List.of("selector", "namespaceSelector")) {
+        spec.getProperties().get(selector).getProperties().get("matchExpressions").getItems().getSchema()
+            .getProperties().get("operator").setEnum(values(Arrays.stream(Selector.Operator.values()).map(Enum::name)));
+      }
       JSONSchemaProps usersFrom = spec.getProperties().get("usersFrom").getItems().getSchema();
       usersFrom.setPattern(PolicySpec.USERS_FROM_ENTRY);
       usersFrom.setMaxLength(63L);

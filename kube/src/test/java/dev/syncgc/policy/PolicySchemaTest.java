@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.syncgc.core.policy.Selector;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
@@ -42,6 +43,19 @@ class PolicySchemaTest {
   void propagationAndOnTimeoutAreEnumsOfTheJavaEnumsValues() {
     assertEquals(Arrays.stream(Propagation.values()).map(Propagation::value).toList(), enumOf("propagation"));
     assertEquals(Arrays.stream(OnTimeout.values()).map(OnTimeout::value).toList(), enumOf("onTimeout"));
+  }
+
+  /** A selector operator other than the four is refused when the policy is written, not only reported Ready=False. */
+  @Test
+  void selectorOperatorsAreAnEnumOfTheFourKubernetesOperators() {
+    List<String> four = Arrays.stream(Selector.Operator.values()).map(Enum::name).toList();
+    assertEquals(List.of("In", "NotIn", "Exists", "DoesNotExist"), four);
+    for (String field : List.of("selector", "namespaceSelector")) {
+      JSONSchemaProps operator = spec.getProperties().get(field).getProperties().get("matchExpressions")
+          .getItems().getSchema().getProperties().get("operator");
+      assertEquals(four, operator.getEnum() == null ? List.of()
+          : operator.getEnum().stream().map(JsonNode::asText).toList(), field + ".matchExpressions[].operator");
+    }
   }
 
   @Test
