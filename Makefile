@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: mutation chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: cli-docs-check mutation chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -94,6 +94,9 @@ e2e-peer: ## Kubernetes' own garbage-collector e2e tests with syncgc and a polic
 
 e2e-peer-down: ## stop the operator and the control plane of e2e-peer, remove its data
 	@export $(PEER_CLUSTER) && e2e/peer/run.sh down
+
+cli-docs-check: ## run every command block of docs/cli.md against the local control plane (or KUBECONFIG's) and compare the outputs (e2e/cli-docs.sh)
+	MVN="$(MVN)" e2e/cli-docs.sh
 
 plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
 	$(MVN) -q -pl operator,cli -am package -DskipTests
