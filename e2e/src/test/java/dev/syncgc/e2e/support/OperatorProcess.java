@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The operator jar run as a separate JVM against the test cluster, as it runs in production.
+ * The operator jar run as a separate JVM against the test cluster, as it runs in production (started
+ * with faster JVM flags: {@link OperatorJvm}).
  * Output goes to {@code e2e/target/operator-logs/<name>.log}; restarts append to the same file and
  * keep the HTTP port.
  */
@@ -77,8 +77,8 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
     if (isAlive()) {
       throw new IllegalStateException("operator " + name + " is already running");
     }
-    List<String> command = new ArrayList<>(List.of(javaExecutable(), "-jar", operatorJar().toString(),
-        "--http-port", String.valueOf(port)));
+    List<String> command = OperatorJvm.command(operatorJar());
+    command.addAll(List.of("--http-port", String.valueOf(port)));
     command.addAll(args);
     try {
       Files.createDirectories(logFile.getParent());
@@ -90,6 +90,7 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
       builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
       builder.environment().putAll(env);
       process = builder.start();
+      OperatorJvm.started(command, process);
       LIVE.add(process);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -105,7 +106,7 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
    * {@code e2e/target/operator-logs/<name>.log}; fails if it does not exit within {@code deadline}.
    */
   public static Completed run(String name, List<String> args, Map<String, String> env, Duration deadline) {
-    List<String> command = new ArrayList<>(List.of(javaExecutable(), "-jar", operatorJar().toString()));
+    List<String> command = OperatorJvm.command(operatorJar());
     command.addAll(args);
     Path log = TestCluster.targetDir().resolve("operator-logs").resolve(name + ".log");
     try {
@@ -120,6 +121,7 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
       builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
       builder.environment().putAll(env);
       Process p = builder.start();
+      OperatorJvm.started(command, p);
       LIVE.add(p);
       try {
         if (!p.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -293,10 +295,6 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
           + " (build it with: mvn -pl operator -am package -DskipTests)");
     }
     return path;
-  }
-
-  private static String javaExecutable() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   private static int freePort() {
