@@ -40,7 +40,7 @@ class RefusedDeleteIT {
   @Test
   void aRefusedDeleteIsNamedAndNeverHoldsTheOwnerPastItsDeadline(TestNamespace ns) {
     GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
-        .annotate(TIMEOUT, "15s").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
+        .annotate(TIMEOUT, "8s").applyAndAwaitFinalizer(ObjectAwaits.SETUP_DEADLINE);
     Widgets.create(client, ns.name(), "protected").ownedBy(owner).label(AdmissionPolicies.PROTECTED, "true").apply();
     Widgets.create(client, ns.name(), "plain").ownedBy(owner).apply();
     Widgets.create(client, ns.name(), "probe").label(AdmissionPolicies.PROTECTED, "true").apply();
@@ -64,7 +64,7 @@ class RefusedDeleteIT {
       await("the plain dependent is gone").atMost(Duration.ofSeconds(10))
           .until(() -> Widgets.widget(client, ns.name(), "plain").get() == null);
       double refused = refusedDeletes() - refusedBefore;
-      System.out.printf("refused DELETE: owner gone after %d ms (timeout 15 s), %.0f refused DELETEs sent%n",
+      System.out.printf("refused DELETE: owner gone after %d ms (timeout 8 s), %.0f refused DELETEs sent%n",
           took.toMillis(), refused);
       assertTrue(refused >= 1 && refused <= 20, "refused DELETEs sent again only with backoff: " + refused);
     }
