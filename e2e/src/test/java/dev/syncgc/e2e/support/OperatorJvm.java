@@ -46,6 +46,11 @@ final class OperatorJvm {
         .ifPresent(a -> DUMPING.put(process, Path.of(a.substring(a.indexOf('=') + 1))));
   }
 
+  /** Whether {@code process} writes the archive when it exits (it does not if it is killed). */
+  static synchronized boolean writesArchive(Process process) {
+    return DUMPING.containsKey(process);
+  }
+
   private static void promoteFinishedDumps(Path archive) {
     DUMPING.entrySet().removeIf(dump -> {
       if (dump.getKey().isAlive()) {

@@ -248,7 +248,13 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
 
   @Override
   public void close() {
-    if (isAlive()) {
+    if (isAlive() && OperatorJvm.writesArchive(process)) {
+      try {
+        stop(); // the archive is written at a JVM's exit, not at a SIGKILL
+      } catch (AssertionError e) {
+        // killed after EXIT_DEADLINE: closing it, not its graceful stop, is what the caller asked for
+      }
+    } else if (isAlive()) {
       kill();
     }
   }
