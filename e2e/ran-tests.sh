@@ -8,8 +8,9 @@
 #   e2e/ran-tests.sh names ITS                 exit 1 naming each entry of ITS that matches no test class
 #   e2e/ran-tests.sh ITS -- MVN...             names ITS, then MVN... -Dit.test=ITS, then the reports
 #
-# ITS is failsafe's -Dit.test (comma-separated class names, Class#method, globs such as Cycles*,
-# !exclusions, which are not checked), or "all": MVN... as given, every IT.
+# ITS is failsafe's -Dit.test (comma-separated class names, Class#method or Class#a+b to run some methods
+# of a class, globs such as Cycles*, !exclusions, which are not checked), or "all": MVN... as given, every
+# IT. A method named must be declared in its class's source.
 # The tests.txt files of e2e/*/ are read into such lists by the Makefile (KIND_ITS, NOGC_ITS).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,6 +24,12 @@ classes() { find "$SOURCES" -name '*.java' -printf '%f\n' | sed 's/\.java$//' | 
 
 # the class part of one entry of ITS: Class#method -> Class, **/Foo* -> Foo*
 class_of() { local e=${1%%#*}; e=${e##*/}; echo "${e%.java}"; }
+
+# the methods part of one entry, one a line: Class#a+b* -> a, b* (nothing for a class alone)
+methods_of() { [[ $1 == *#* ]] || return 0; tr '+' '\n' <<<"${1#*#}" | sed '/^$/d'; }
+
+# the test methods declared in the sources of the classes a glob names
+declared() { find "$SOURCES" -name "$1.java" -exec grep -ohE 'void [A-Za-z0-9_]+\(' {} + | sed 's/^void //; s/($//'; }
 
 entries() { # ITS -> the entries to check, one a line (not the empty ones nor the !exclusions)
   local e list
@@ -49,10 +56,22 @@ cmd_names() {
     if ((!found)); then
       bad=1
       local where
-      where=$(grep -lx -- "$class" "$ROOT"/e2e/*/tests.txt 2>/dev/null | sed "s#^$ROOT/##" | paste -sd' ' - || true)
+      where=$(grep -lE -- "^${class}(#.*)?\$" "$ROOT"/e2e/*/tests.txt 2>/dev/null | sed "s#^$ROOT/##" | paste -sd' ' - || true)
       say "error: '$e' names no test class under e2e/src/test/java${where:+ (it is a line of $where)}:" \
         "correct or remove it, so that the run does not pass without it"
+      continue
     fi
+    local m d methods
+    methods=$(declared "$class")
+    while read -r m; do
+      [[ -n $m ]] || continue
+      found=0
+      while read -r d; do
+        # shellcheck disable=SC2053 # a glob on purpose: #of* matches ofAThousand...
+        [[ $d == $m ]] && { found=1; break; }
+      done <<<"$methods"
+      ((found)) || { bad=1; say "error: '$e': $class declares no method '$m': correct or remove it, so that the run does not pass without it"; }
+    done < <(methods_of "$e")
   done < <(entries "$its")
   return $bad
 }
@@ -114,7 +133,7 @@ EOF
 cmd_run() {
   local its=$1
   shift
-  [[ ${1:-} == -- ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+  [[ ${1:-} == -- ]] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
   shift
   (($#)) || { say "error: no command after --"; exit 2; }
   [[ $its == all ]] || cmd_names "$its" || exit 1
@@ -126,6 +145,6 @@ cmd_run() {
 
 case ${1:-} in
   names) (($# == 2)) || { say "usage: e2e/ran-tests.sh names ITS"; exit 2; }; cmd_names "$2" ;;
-  "" | -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  "" | -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   *) cmd_run "$@" ;;
 esac

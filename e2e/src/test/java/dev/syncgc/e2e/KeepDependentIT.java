@@ -41,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * as true and is reported), or selected by a policy with {@code keep: true}, survives every syncgc
  * cascade through it: only its reference to the deleted owner goes (its other references stay), what
  * it owns stays with it, the owner does not wait for it, and SynchronousDeletionCompleted counts it. In
- * waves, rings, with uses, at a Release deadline, after a SIGKILL mid-cascade, and for an owner of 1,000 dependents. Every claim here
+ * waves, rings, with uses, at a Release deadline, after a SIGKILL mid-cascade, and for owners of 100 and 1,000 dependents. Every claim here
  * is syncgc's own cascade: the class runs without the built-in collector too (e2e/nogc/tests.txt).
  */
 @ExtendWith({TestNamespace.Extension.class, SharedOperator.Extension.class})
@@ -209,6 +209,30 @@ class KeepDependentIT {
         left.stream().map(c -> c.getMetadata().getName()).sorted().toList());
     assertTrue(left.stream().allMatch(c -> ownerUids(c).isEmpty()), "every kept one is left without owners");
     Events.awaitContaining(client, root, "Normal", "SynchronousDeletionCompleted", "100 dependents kept");
+  }
+
+  /**
+   * The same in seconds, the case the kind suite runs against the chart's in-cluster operator
+   * (e2e/kind/tests.txt): a synchronous Widget owning 100 ConfigMaps, every tenth kept, deleted with a
+   * plain DELETE, as kubectl sends it. The ten kept survive without owners, the ninety others and the
+   * owner go, and SynchronousDeletionCompleted counts the ten.
+   */
+  @Test
+  void ofAHundredDependentsEveryTenthKeptAPlainDeleteLeavesTheTenOwnerless(TestNamespace ns) {
+    GenericKubernetesResource owner = Widgets.create(client, ns.name(), "owner").synchronous()
+        .annotate(TIMEOUT, "10m").applyAndAwaitFinalizer(SETUP_DEADLINE);
+    IntStream.range(0, 100).parallel().forEach(i -> configMap(ns, "d-" + i, owner,
+        i % 10 == 0 ? Map.of(KEEP, "true") : Map.of()));
+
+    Widgets.widget(client, ns.name(), "owner").delete();
+
+    await("the owner gone").atMost(GONE_DEADLINE).until(() -> !ObjectAwaits.exists(client, owner));
+    List<ConfigMap> left = client.configMaps().inNamespace(ns.name()).list().getItems().stream()
+        .filter(c -> c.getMetadata().getName().startsWith("d-")).toList();
+    assertEquals(IntStream.range(0, 10).mapToObj(i -> "d-" + 10 * i).sorted().toList(),
+        left.stream().map(c -> c.getMetadata().getName()).sorted().toList());
+    assertTrue(left.stream().allMatch(c -> ownerUids(c).isEmpty()), "every kept one is left without owners");
+    Events.awaitContaining(client, owner, "Normal", "SynchronousDeletionCompleted", "10 dependents kept");
   }
 
   /**
