@@ -108,6 +108,7 @@ else
   log "built $PREVIOUS_IMAGE in $((SECONDS - began))s"
 fi
 eval "$(e2e/kind.sh image)" # this tree's image, as the kind suite after this test uses it
+e2e/kind.sh namespace # Pod Security `restricted` enforced, for the last release's Pods and this tree's
 e2e/kind.sh load "$PREVIOUS_IMAGE"
 
 step "a cluster as the last release leaves it: no release, its chart's CRD"

@@ -44,6 +44,7 @@ fi
 make -s dist-image VERSION="$VERSION" IMAGE="$IMAGE" DOCKER_BUILD_ARGS="$build_args" >"$WORK/image.log" 2>&1 \
   || { tail -30 "$WORK/image.log" >&2; fail "make dist-image"; }
 eval "$(e2e/kind.sh cluster)"
+e2e/kind.sh namespace # Pod Security `restricted` enforced: the operator, helm test and the uninstall Job pass it
 e2e/kind.sh load "$IMAGE:$VERSION"
 
 if helm status syncgc -n syncgc-system >/dev/null 2>&1; then

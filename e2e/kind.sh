@@ -8,6 +8,9 @@
 #   e2e/kind.sh image    create the cluster only (if missing), build the operator image from the
 #                        Dockerfile and load it into the node, no chart; prints `export KUBECONFIG=...`
 #   e2e/kind.sh load IMAGE   load an image from the Docker daemon into the cluster's node
+#   e2e/kind.sh namespace    create the release namespace (if missing) enforcing Pod Security
+#                        `restricted`, as `up` does before it installs the chart; checks that a Pod
+#                        the level forbids is refused there
 #   e2e/kind.sh down     uninstall the chart and delete the cluster (nothing else is touched)
 #   e2e/kind.sh status   what exists
 #
@@ -120,11 +123,32 @@ load_image() {
   "$KIND" load docker-image "$1" --name "$NAME" >&2 || die "kind load docker-image $1 failed"
 }
 
+# The release namespace enforces Pod Security `restricted`, as a hardened cluster does: the chart's
+# Pods (operator, uninstall Job, helm test) must pass it, or the Deployment gets no Pod and helm's
+# --wait fails. A Pod the level forbids (root, privilege escalation, no seccomp profile) is refused
+# with a server-side dry run, so a cluster that does not enforce the label fails here.
+release_namespace() {
+  local kubectl out
+  kubectl=$(tool kubectl)
+  KUBECONFIG=$KUBECONFIG_FILE "$kubectl" get namespace "$NAMESPACE" >/dev/null 2>&1 \
+    || KUBECONFIG=$KUBECONFIG_FILE "$kubectl" create namespace "$NAMESPACE" >&2
+  KUBECONFIG=$KUBECONFIG_FILE "$kubectl" label --overwrite namespace "$NAMESPACE" \
+    pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=latest \
+    pod-security.kubernetes.io/warn=restricted pod-security.kubernetes.io/warn-version=latest >&2
+  if out=$(KUBECONFIG=$KUBECONFIG_FILE "$kubectl" -n "$NAMESPACE" run psa-probe --image=syncgc/operator:dev \
+    --restart=Never --dry-run=server 2>&1); then
+    die "namespace $NAMESPACE admits a Pod that Pod Security 'restricted' forbids: is the PodSecurity admission plugin on?"
+  fi
+  grep -q 'violates PodSecurity "restricted' <<<"$out" || die "the probe Pod was refused for another reason: $out"
+  log "namespace $NAMESPACE enforces Pod Security restricted"
+}
+
 cmd_up() {
   ensure_cluster
   local helm kubectl
   helm=$(tool helm)
   kubectl=$(tool kubectl)
+  release_namespace
   operator_image
   load_image "$IMAGE"
 
@@ -172,7 +196,8 @@ case ${1:-} in
   cluster) ensure_cluster && echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
   image) ensure_cluster && operator_image && load_image "$IMAGE" && echo "export KUBECONFIG=$KUBECONFIG_FILE" ;;
   load) [[ -n ${2:-} ]] || die "usage: e2e/kind.sh load IMAGE"; ensure_cluster && load_image "$2" ;;
+  namespace) ensure_cluster && release_namespace ;;
   down) cmd_down ;;
   status) cmd_status ;;
-  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
