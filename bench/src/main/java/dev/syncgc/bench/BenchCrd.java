@@ -33,6 +33,7 @@ final class BenchCrd {
       .withGroup(GROUP).withVersion(VERSION).withKind(KIND).withPlural(PLURAL).withNamespaced(true).build();
 
   static final String PROPAGATION = "syncgc.dev/propagation";
+  static final String KEEP = "syncgc.dev/keep";
   static final String FINALIZER = "syncgc.dev/GarbageCollectionInProgress";
 
   private BenchCrd() {}

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,6 +109,12 @@ final class Cluster implements AutoCloseable {
     }
     Long more = list.getMetadata().getRemainingItemCount();
     return 1 + (more == null ? 0 : more);
+  }
+
+  /** The names of the bench objects left in a namespace. */
+  Set<String> remainingNames(String namespace) {
+    return client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(namespace).list().getItems().stream()
+        .map(o -> o.getMetadata().getName()).collect(Collectors.toSet());
   }
 
   @Override

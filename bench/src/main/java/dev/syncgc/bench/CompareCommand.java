@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -42,8 +43,9 @@ final class CompareCommand implements Callable<Integer> {
   int repetitions;
 
   @Option(names = "--contenders", split = ",", defaultValue = "syncgc,foreground,foreground-qps,floor,syncgc-unlimited,floor-unlimited",
-      description = "Among syncgc, foreground (kcm at its default QPS), foreground-qps (kcm at --qps/--burst), floor, "
-          + "syncgc-unlimited (--kube-api-qps 0), floor-unlimited (no token bucket) (default: ${DEFAULT-VALUE}).")
+      description = "Among syncgc, syncgc-keep (syncgc with every tenth dependent annotated syncgc.dev/keep: "
+          + "\"true\": patched, not deleted), foreground (kcm at its default QPS), foreground-qps (kcm at --qps/--burst), "
+          + "floor, syncgc-unlimited (--kube-api-qps 0), floor-unlimited (no token bucket) (default: ${DEFAULT-VALUE}).")
   List<String> contenderIds;
 
   @Option(names = "--only", split = ",",
@@ -183,7 +185,7 @@ final class CompareCommand implements Callable<Integer> {
     cluster.createNamespace(ns, run);
     double graphBefore = c.usesOperator() ? ctx.syncgc().graphObjects() : 0;
     long t0 = System.nanoTime();
-    Tree tree = builder.create(ns, w, c.rootAnnotations());
+    Tree tree = builder.create(ns, w, c.rootAnnotations(), c.keepEvery());
     double createSeconds = (System.nanoTime() - t0) / 1e9;
     c.prepare(ctx, tree, graphBefore);
     Thread.sleep(settleMs + tree.objects() / 2);
@@ -196,6 +198,14 @@ final class CompareCommand implements Callable<Integer> {
       m = Contender.Measurement.failed(e.getMessage());
     }
     long leftover = cluster.remainingItems(ns);
+    if (!tree.kept().isEmpty()) { // the kept must all be there, and nothing else
+      Set<String> left = cluster.remainingNames(ns);
+      long keptGone = tree.kept().stream().filter(k -> !left.contains(k)).count();
+      leftover = left.stream().filter(n -> !tree.kept().contains(n)).count();
+      if (keptGone > 0) {
+        m = m.withOutcome("failed: " + keptGone + " of " + tree.kept().size() + " kept dependents deleted");
+      }
+    }
     cluster.deleteNamespace(ns);
     log.info("{} {} {} ({} objects, created in {}): {}{}{}{}{}  [{} s elapsed]", rep == WARM_UP ? "warm-up" : "r" + rep,
         w.name(), c.id(), tree.objects(),
@@ -205,7 +215,8 @@ final class CompareCommand implements Callable<Integer> {
         Double.isFinite(m.heapBytes()) ? ", heap " + Fmt.mib(m.heapBytes()) + " (peak " + Fmt.mib(m.peakHeapBytes())
             + ", after GC at most " + Fmt.mib(m.liveHeapBytes()) + ")" : "",
         Double.isFinite(m.cpuSeconds()) ? ", CPU " + Fmt.seconds(m.cpuSeconds()) : "",
-        leftover > 0 ? ", " + leftover + " objects LEFT" : "", Math.round((System.nanoTime() - begun) / 1e9));
+        (tree.kept().isEmpty() ? "" : ", " + tree.kept().size() + " kept") + (leftover > 0 ? ", " + leftover
+            + " objects LEFT" : "") + ("ok".equals(m.outcome()) ? "" : ", " + m.outcome()), Math.round((System.nanoTime() - begun) / 1e9));
     if (rep == WARM_UP) {
       return Map.of();
     }

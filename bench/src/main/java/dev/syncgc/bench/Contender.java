@@ -6,7 +6,8 @@ import java.util.Map;
 
 /** One way of deleting a tree; each run is measured from the first DELETE until the root is gone. */
 interface Contender {
-  List<String> IDS = List.of("syncgc", "foreground", "foreground-qps", "floor", "syncgc-unlimited", "floor-unlimited");
+  List<String> IDS = List.of("syncgc", "syncgc-keep", "foreground", "foreground-qps", "floor", "syncgc-unlimited",
+      "floor-unlimited");
 
   /**
    * What a run gives: seconds; the requests and CPU seconds of whoever did the deleting (syncgc, or
@@ -18,6 +19,11 @@ interface Contender {
     static Measurement failed(String why) {
       return new Measurement(Double.NaN, Double.NaN, "", Double.NaN, Double.NaN, Double.NaN, Double.NaN,
           "failed: " + why);
+    }
+
+    Measurement withOutcome(String outcome) {
+      return new Measurement(seconds, apiRequests, requestsByVerb, heapBytes, cpuSeconds, peakHeapBytes,
+          liveHeapBytes, outcome);
     }
   }
 
@@ -47,6 +53,11 @@ interface Contender {
     return Map.of();
   }
 
+  /** N: the dependents 0, N, 2N... of each level carry {@code syncgc.dev/keep: "true"}; 0 for none. */
+  default int keepEvery() {
+    return 0;
+  }
+
   /** Before the settle time: e.g. wait until syncgc has put its finalizer on the root. */
   default void prepare(Context ctx, Tree tree, double graphBefore) throws InterruptedException {}
 
@@ -54,8 +65,9 @@ interface Contender {
 
   static Contender of(String id) {
     return switch (id) {
-      case "syncgc" -> new SyncgcContender(false);
-      case "syncgc-unlimited" -> new SyncgcContender(true);
+      case "syncgc" -> new SyncgcContender(false, 0);
+      case "syncgc-keep" -> new SyncgcContender(false, 10);
+      case "syncgc-unlimited" -> new SyncgcContender(true, 0);
       case "foreground" -> new ForegroundContender(Kcm.Mode.DEFAULT);
       case "foreground-qps" -> new ForegroundContender(Kcm.Mode.RAISED);
       case "floor" -> new FloorContender(false);

@@ -12,25 +12,40 @@ import org.slf4j.LoggerFactory;
 /**
  * syncgc, default settings (or with no client-side limit): the root carries {@code syncgc.dev/propagation: Synchronous}; once the
  * operator has put its finalizer on it and seen the whole tree, a plain DELETE (as kubectl sends).
+ * syncgc-keep: the same with every tenth dependent kept ({@code syncgc.dev/keep}), patched instead of deleted.
  */
 final class SyncgcContender implements Contender {
   private static final Logger log = LoggerFactory.getLogger(SyncgcContender.class);
   private static final int GRAPH_SLACK = 10;
   private final boolean unlimited;
+  private final int keepEvery;
 
-  /** @param unlimited started with {@code --kube-api-qps 0}: no client-side limit, the API server's only */
-  SyncgcContender(boolean unlimited) {
+  /**
+   * @param unlimited started with {@code --kube-api-qps 0}: no client-side limit, the API server's only
+   * @param keepEvery N > 0: the dependents 0, N, 2N... of each level are kept; 0: none
+   */
+  SyncgcContender(boolean unlimited, int keepEvery) {
+    if (unlimited && keepEvery > 0) {
+      throw new IllegalArgumentException("no contender keeps dependents with no client limit");
+    }
     this.unlimited = unlimited;
+    this.keepEvery = keepEvery;
   }
 
   @Override
   public String id() {
-    return unlimited ? "syncgc-unlimited" : "syncgc";
+    return unlimited ? "syncgc-unlimited" : keepEvery > 0 ? "syncgc-keep" : "syncgc";
   }
 
   @Override
   public String title(double qps, int burst) {
-    return unlimited ? "syncgc, no client limit" : "syncgc";
+    return unlimited ? "syncgc, no client limit" : keepEvery > 0 ? "syncgc, every " + keepEvery + "th dependent kept"
+        : "syncgc";
+  }
+
+  @Override
+  public int keepEvery() {
+    return keepEvery;
   }
 
   @Override
