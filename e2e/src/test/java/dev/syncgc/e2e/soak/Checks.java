@@ -39,6 +39,14 @@ final class Checks {
         out.add(d + " must be deleted; now " + describe(objects.current(d)));
       }
     }
+    for (SoakObject h : e.held()) {
+      Long revision = etcd.deletedAt(h.etcdKey());
+      GenericKubernetesResource r = revision == null ? objects.current(h) : null;
+      if (revision != null || r == null || r.getMetadata().getDeletionTimestamp() == null) {
+        out.add(h + " must be held in use (marked deleted, not gone) while a user outside names it; "
+            + (revision != null ? "deleted at etcd revision " + revision : "now " + describe(r)));
+      }
+    }
     for (Map.Entry<SoakObject, Set<SoakObject>> s : e.survivorOwners().entrySet()) {
       SoakObject o = s.getKey();
       Long revision = etcd.deletedAt(o.etcdKey());
@@ -98,19 +106,28 @@ final class Checks {
    * in {@code before} too), {@code usesViolated} how many of them did not hold.
    */
   record Judged(List<String> violations, int before, int unreferenced, int notWhileOwned, int uses,
-      int usesViolated) {
-    static final Judged NONE = new Judged(List.of(), 0, 0, 0, 0, 0);
+      int usesViolated, int inUse, int inUseViolated) {
+    static final Judged NONE = new Judged(List.of(), 0, 0, 0, 0, 0, 0, 0);
 
     Judged plus(Judged o) {
       List<String> all = new ArrayList<>(violations);
       all.addAll(o.violations);
       return new Judged(all, before + o.before, unreferenced + o.unreferenced, notWhileOwned + o.notWhileOwned,
-          uses + o.uses, usesViolated + o.usesViolated);
+          uses + o.uses, usesViolated + o.usesViolated, inUse + o.inUse, inUseViolated + o.inUseViolated);
     }
 
     /** The counts alone (the violations are reported where they were found). */
     Judged counts() {
-      return new Judged(List.of(), before, unreferenced, notWhileOwned, uses, usesViolated);
+      return new Judged(List.of(), before, unreferenced, notWhileOwned, uses, usesViolated, inUse, inUseViolated);
+    }
+
+    /**
+     * The usage pairs judged: a user gone before what it uses, or what it uses held (marked deleted,
+     * not gone) while it still existed, in a cascade and beyond; what {@link SoakReport#USAGE_FLOOR_PER_ROUND}
+     * counts.
+     */
+    int usagePairs() {
+      return uses + inUse;
     }
   }
 
@@ -168,7 +185,23 @@ final class Checks {
         }
       }
     }
-    return new Judged(out, before, unreferenced, notWhileOwned, uses, usesViolated);
+    int inUse = 0;
+    int inUseViolated = 0;
+    for (Oracle.InUse u : e.inUse()) {
+      Long used = h.deletedAt(u.used().etcdKey());
+      Long user = h.deletedAt(u.user().etcdKey());
+      if (used != null) {
+        inUse++;
+        if (user == null || user >= used) {
+          inUseViolated++;
+          out.add(u.used() + " was gone at etcd revision " + used + " while its user " + u.user() + " still named it ("
+              + (user == null ? "never gone" : "gone at revision " + user) + "): " + u.why());
+        }
+      } else if (user == null && h.markedAt(u.used().etcdKey()) != null) {
+        inUse++; // held: marked deleted, not gone, while its user exists
+      }
+    }
+    return new Judged(out, before, unreferenced, notWhileOwned, uses, usesViolated, inUse, inUseViolated);
   }
 
   private static String describe(GenericKubernetesResource r) {

@@ -40,6 +40,8 @@ final class Generator {
   static final String USERS_FROM = "syncgc.dev/users-from";
   /** Mixed into the seed for the usage draws, so that they do not follow the ownership draws. */
   private static final long USAGE_SALT = 0x7573657300000000L; // "uses"
+  /** Mixed into the seed for the draws of {@link WideUses}: the usage draws stay as they were. */
+  private static final long WIDE_SALT = 0x7769646500000000L; // "wide"
 
   private final Random random;
   /** The usage draws, or null: no usage edges. */
@@ -50,6 +52,8 @@ final class Generator {
    * objects are released as a unit) are kept.
    */
   private boolean useCycles = true;
+  /** The draws of the edges beyond one cascade ({@link WideUses}), or null: none. */
+  private Random wide;
 
   /** Ownership only, no usage edges: the worlds every seed gave before usage edges existed. */
   Generator(Random random, int maxObjects) {
@@ -74,6 +78,21 @@ final class Generator {
   Generator useCycles(boolean keep) {
     this.useCycles = keep;
     return this;
+  }
+
+  /**
+   * Usage edges beyond one synchronous cascade ({@link WideUses}), drawn from {@code draws} once
+   * every other draw of the round is made: the rounds are those of the same seed without them, with
+   * edges and outside users added.
+   */
+  Generator wide(Random draws) {
+    this.wide = draws;
+    return this;
+  }
+
+  /** The draws of {@link #wide(Random)} for a seed: a Random of their own, derived from the seed. */
+  static Random wideRandom(long seed) {
+    return new Random(new SplittableRandom(seed ^ WIDE_SALT).nextLong());
   }
 
   /** The usage draws of a seed: a Random of their own, derived from the seed. */
@@ -110,6 +129,10 @@ final class Generator {
       for (Scenario s : out) {
         uses(s, oracle);
       }
+    }
+    if (wide != null) {
+      WideUses beyond = new WideUses(wide, new Oracle(round.all()));
+      out.forEach(beyond::add);
     }
     return round;
   }
@@ -175,7 +198,7 @@ final class Generator {
    * namespaced object names objects of its own namespace or cluster-scoped ones, a cluster-scoped
    * object only cluster-scoped ones (SPEC "In use").
    */
-  private static void use(SoakObject user, SoakObject used) {
+  static void use(SoakObject user, SoakObject used) {
     boolean reachable = used.kind.namespaced ? user.kind.namespaced && used.namespace.equals(user.namespace)
         : true;
     if (user != used && reachable && !user.uses.contains(used)) {
@@ -185,13 +208,18 @@ final class Generator {
 
   /** KIND[.GROUP]/NAME as kubectl takes it: kind, singular or plural resource, short name, any case. */
   private String kubectlName(SoakObject o) {
+    return kubectlName(o, usage);
+  }
+
+  /** {@link #kubectlName(SoakObject)}, drawn from {@code draws}. */
+  static String kubectlName(SoakObject o, Random draws) {
     String[] kinds = switch (o.kind) {
       case WIDGET -> new String[] {"widgets.test.syncgc.dev", "widget.test.syncgc.dev", "Widget.test.syncgc.dev"};
       case CLUSTER_WIDGET -> new String[] {"clusterwidgets.test.syncgc.dev", "ClusterWidget.test.syncgc.dev"};
       case CONFIGMAP -> new String[] {"configmap", "configmaps", "ConfigMap", "cm"};
       case POD -> new String[] {"pod", "pods", "Pod", "po"};
     };
-    return kinds[usage.nextInt(kinds.length)] + "/" + o.name;
+    return kinds[draws.nextInt(kinds.length)] + "/" + o.name;
   }
 
   private Scenario scenario(String id, List<SoakObject> keepers, String misc, List<SoakObject> miscObjects) {
@@ -380,7 +408,7 @@ final class Generator {
     return ring;
   }
 
-  private SoakObject add(Scenario s, Kind kind, String name) {
+  static SoakObject add(Scenario s, Kind kind, String name) {
     SoakObject o = new SoakObject(kind, s.namespace, s.namespace == null ? s.id + "-" + name : name);
     s.objects.add(o);
     return o;

@@ -58,7 +58,16 @@ final class Oracle {
    */
   record Expectation(Set<SoakObject> deleted, Map<SoakObject, Set<SoakObject>> survivorOwners,
       List<Before> order, List<Unreferenced> unreferenced, List<NotWhileOwned> notWhileOwned,
-      Deletes deletes, DeadlineRule deadline, List<Unjudged> unjudgedUses) {}
+      Deletes deletes, DeadlineRule deadline, List<Unjudged> unjudgedUses, List<InUse> inUse,
+      Set<SoakObject> held) {}
+
+  /**
+   * {@code used} is never gone (its DELETE revision) while {@code user}, which names it and is not
+   * below it, still exists (SPEC "In use"): a user outside a synchronous cascade, of an Orphan owner,
+   * of an owner whose namespace is deleted. Once the users are gone, {@code used} goes ({@code
+   * deleted}); with a user never deleted in the round, it stays marked deleted ({@code held}).
+   */
+  record InUse(SoakObject user, SoakObject used, String why) {}
 
   /**
    * A short deadline (SPEC "Cycles and timeouts", "What a deadline does"): with {@code Release} the
@@ -77,6 +86,11 @@ final class Oracle {
   static final String OWNS_WHAT_IT_USES = "the user owns what it uses: ownership goes first (its cascade deletes it)";
   static final String RING_OF_USE = "users that use each other (a ring of use): released as a unit";
   static final String MIXED_CYCLE = "user and used lie on one cycle of ownership and use: released as a unit";
+  static final String OUTSIDE_USER = "a user outside the cascade: the used object waits for it, the owner for the"
+      + " used object";
+  static final String HELD = "a user outside that stays: the owner is held, nothing of its deletion starts";
+  static final String ORPHAN_IN_USE = "an Orphan owner in use: held until its users are gone, then handed over";
+  static final String NAMESPACE_IN_USE = "a namespace deletion: the opted-in root waits for its users";
   static final String NO_SOLID_OWNER = "never deleted while an owner is alive (a dependent a Release leaves"
       + " to its other owner included)";
 
@@ -97,16 +111,19 @@ final class Oracle {
   }
 
   Expectation expect(Scenario s) {
-    Set<SoakObject> deleted = switch (s.mode()) {
+    Set<SoakObject> held = heldInUse(s) ? Set.of(s.root) : Set.of();
+    Set<SoakObject> cascade = !held.isEmpty() ? Set.of() : switch (s.mode()) {
       case NONE -> Set.of();
       case ORPHAN -> Set.of(s.root);
       case NAMESPACE -> namespaced(s.namespace);
       case BUILTIN -> builtin(s.root);
       case SYNC -> synchronous(s.root);
     };
+    Set<SoakObject> deleted = new LinkedHashSet<>(cascade);
+    deleted.addAll(s.lateUsers().keySet()); // the soak deletes them
     Map<SoakObject, Set<SoakObject>> survivors = new LinkedHashMap<>();
     for (SoakObject o : affected(s, deleted)) {
-      if (!deleted.contains(o)) {
+      if (!deleted.contains(o) && !held.contains(o)) {
         Set<SoakObject> owners = new LinkedHashSet<>(o.owners);
         if (s.mode() != Scenario.Mode.BUILTIN || o.unresolvable.isEmpty()) {
           // the built-in collector cannot classify the references of an object naming what it
@@ -118,13 +135,64 @@ final class Oracle {
     }
     DeadlineRule deadline = null;
     if (s.mode() == Scenario.Mode.SYNC && s.timesOut()) {
-      Set<SoakObject> dependents = new LinkedHashSet<>(deleted);
+      Set<SoakObject> dependents = new LinkedHashSet<>(cascade);
       dependents.remove(s.root);
       deadline = new DeadlineRule(s.root, s.deadline, dependents);
     }
     List<Unjudged> unjudged = new ArrayList<>();
-    return new Expectation(deleted, survivors, order(s, deleted, unjudged), unreferenced(s),
-        notWhileOwned(s, deleted), deletes(s, deleted), deadline, unjudged);
+    return new Expectation(deleted, survivors, order(s, cascade, unjudged), held.isEmpty() ? unreferenced(s) : List.of(),
+        notWhileOwned(s, cascade), held.isEmpty() ? deletes(s, cascade) : Deletes.NONE, deadline, unjudged,
+        inUse(s, cascade, held), held);
+  }
+
+  /** A synchronous root used by a user outside its tree that the round never deletes: held in use. */
+  private boolean heldInUse(Scenario s) {
+    return s.mode() == Scenario.Mode.SYNC && s.outsideUsers.entrySet().stream()
+        .anyMatch(u -> u.getValue() < 0 && u.getKey().uses.contains(s.root) && !owns(s.root, u.getKey()));
+  }
+
+  /**
+   * The pairs held in use beyond one cascade: what a user outside the synchronous cascade names in
+   * it, what names a root held in use, an opted-in root Orphan in force or whose namespace is deleted
+   * (not by a user below it, which the root's own deletion removes first, nor one it uses back: a ring
+   * of use, released as a unit).
+   */
+  private List<InUse> inUse(Scenario s, Set<SoakObject> cascade, Set<SoakObject> held) {
+    List<InUse> out = new ArrayList<>();
+    if (!held.isEmpty() || s.mode() == Scenario.Mode.SYNC) {
+      for (SoakObject user : s.outsideUsers.keySet()) {
+        for (SoakObject used : user.uses) {
+          if (held.contains(used) || (held.isEmpty() && cascade.contains(used))) {
+            out.add(new InUse(user, used, held.isEmpty() ? OUTSIDE_USER : HELD));
+          }
+        }
+      }
+      return out;
+    }
+    boolean orphan = s.mode() == Scenario.Mode.ORPHAN && s.orphanInForce();
+    boolean namespace = s.mode() == Scenario.Mode.NAMESPACE && s.optedIn();
+    if (orphan || namespace) {
+      for (SoakObject user : universe) {
+        if (user.uses.contains(s.root) && !owns(s.root, user) && !usedFrom(s.root).contains(user)) {
+          out.add(new InUse(user, s.root, orphan ? ORPHAN_IN_USE : NAMESPACE_IN_USE));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** What {@code from} uses, directly or through what it uses. */
+  private static Set<SoakObject> usedFrom(SoakObject from) {
+    Set<SoakObject> seen = new HashSet<>();
+    Deque<SoakObject> todo = new ArrayDeque<>(List.of(from));
+    while (!todo.isEmpty()) {
+      for (SoakObject u : todo.pop().uses) {
+        if (seen.add(u)) {
+          todo.push(u);
+        }
+      }
+    }
+    return seen;
   }
 
   /** Everything under the root, and every object that names something deleted: the objects to check. */

@@ -1,7 +1,9 @@
 package dev.syncgc.e2e.soak;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** One owner with everything below it, what opts it in, and what the soak does to it. */
 final class Scenario {
@@ -82,6 +84,11 @@ final class Scenario {
   String policy;
   /** The dependent created just before the deletion (RACE). */
   SoakObject raced;
+  /**
+   * Users outside what the action deletes ({@link Generator}, usage {@link Soak.Uses#WIDE}): each
+   * with how long after the action the soak deletes it (a plain DELETE); negative: never in the round.
+   */
+  final Map<SoakObject, Long> outsideUsers = new LinkedHashMap<>();
 
   Scenario(String id, Shape shape, Action action, String namespace) {
     this.id = id;
@@ -134,7 +141,20 @@ final class Scenario {
   public String toString() {
     return id + " (" + shape + ", " + action + (deadline == Deadline.NONE ? ""
         : ", " + Oracle.TIMEOUT_MILLIS / 1000 + " s deadline, on-timeout " + deadline) + ", " + objects.size()
-        + " objects" + (uses() == 0 ? "" : ", " + uses() + " uses") + ")";
+        + " objects" + (uses() == 0 ? "" : ", " + uses() + " uses") + (outsideUsers.isEmpty() ? ""
+        : ", users outside " + outsideUsers.keySet().stream().map(u -> u.name + (outsideUsers.get(u) < 0 ? " (kept)"
+            : " (deleted at +" + outsideUsers.get(u) + " ms)")).toList()) + ")";
+  }
+
+  /** The users outside the action the soak deletes after it, by delay. */
+  Map<SoakObject, Long> lateUsers() {
+    Map<SoakObject, Long> out = new LinkedHashMap<>();
+    outsideUsers.forEach((u, delay) -> {
+      if (delay >= 0) {
+        out.put(u, delay);
+      }
+    });
+    return out;
   }
 
   /** Its usage edges ({@code syncgc.dev/uses} entries). */

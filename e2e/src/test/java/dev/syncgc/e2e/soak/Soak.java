@@ -45,10 +45,12 @@ final class Soak {
 
   /**
    * Usage edges ({@code syncgc.dev/uses}, {@link Generator}): NONE, ACYCLIC (those on a cycle of use
-   * dropped) or ALL ({@link SoakIT}'s default; the settings a {@link SoakSeedsIT} seed was found with
-   * before usage edges existed say NONE).
+   * dropped), ALL (inside one synchronous cascade) or WIDE (ALL's, and those {@link WideUses} adds
+   * beyond one cascade: across rings, Orphan owners, users outside, namespace deletions; {@link
+   * SoakIT}'s default). A {@link SoakSeedsIT} seed keeps the setting it was found with: NONE before
+   * usage edges existed, ALL before WIDE did.
    */
-  enum Uses { NONE, ACYCLIC, ALL }
+  enum Uses { NONE, ACYCLIC, ALL, WIDE }
 
   /**
    * How long the soak waits for a replica to hold the Lease: a SIGKILLed leader's Lease runs out
@@ -69,11 +71,13 @@ final class Soak {
 
   SoakReport run() throws Exception {
     SoakReport report = new SoakReport(settings.seed());
+    report.uses = settings.uses();
     long started = System.nanoTime();
     Random random = new Random(settings.seed());
     Generator generator = new Generator(random,
         settings.uses() == Uses.NONE ? null : Generator.usageRandom(settings.seed()), settings.maxObjects())
-        .useCycles(settings.uses() == Uses.ALL);
+        .useCycles(settings.uses() != Uses.ACYCLIC)
+        .wide(settings.uses() == Uses.WIDE ? Generator.wideRandom(settings.seed()) : null);
     TestCrds.install(client);
     ObjectFactory objects = new ObjectFactory(client);
     ExecutorService workers = Executors.newFixedThreadPool(8);
@@ -115,10 +119,12 @@ final class Soak {
             result.violations().size());
         SoakRound.Usage u = result.usage();
         if (u.edges() > 0) {
-          log.printf("[soak]   uses: %d edges in %d scenarios; %d user-before-used pairs promised, %d judged on etcd's"
-              + " record, %d out of order; not judged: %d user owns the used, %d in a ring of use, %d on a mixed"
-              + " cycle%n", u.edges(), u.scenarios(), u.promised(), result.order().uses(), result.order().usesViolated(),
-              u.ownsUsed(), u.ringOfUse(), u.mixedCycle());
+          log.printf("[soak]   uses: %d edges in %d scenarios, %d users outside a cascade; %d user-before-used pairs"
+              + " promised, %d judged on etcd's record, %d out of order; %d pairs held in use beyond a cascade, %d"
+              + " judged, %d violated; not judged: %d user owns the used, %d in a ring of use, %d on a mixed cycle, %d"
+              + " other%n", u.edges(), u.scenarios(), u.outsideUsers(), u.promised(), result.order().uses(),
+              result.order().usesViolated(), u.inUse(), result.order().inUse(), result.order().inUseViolated(),
+              u.ownsUsed(), u.ringOfUse(), u.mixedCycle(), u.unjudged());
         }
         SoakRound.Deadlines d = result.deadlines();
         if (d.release() + d.keep() > 0) {

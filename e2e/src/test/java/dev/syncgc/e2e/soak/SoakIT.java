@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * drawn at random and printed first when absent), {@code syncgc.soak.round} (replay that round only),
  * {@code syncgc.soak.duration} (e.g. {@code 30m}), {@code syncgc.soak.scenarios} (per round),
  * {@code syncgc.soak.objects} (the most objects of one tree), {@code syncgc.soak.report} (where the
- * report goes; default target/soak-report.md), {@code syncgc.soak.uses} ({@code all}, the default: see {@link Soak.Uses};
- * {@code acyclic}: usage edges but those on a cycle of use; {@code none}). A seed that failed is kept as a test in
+ * report goes; default target/soak-report.md), {@code syncgc.soak.uses} ({@code wide}, the default: see {@link Soak.Uses};
+ * {@code all}: inside one synchronous cascade only; {@code acyclic}: those but on a cycle of use; {@code none}). A seed that failed is kept as a test in
  * {@link SoakSeedsIT}.
  */
 class SoakIT {
@@ -31,7 +31,7 @@ class SoakIT {
     Soak.Settings settings = new Soak.Settings(seed, duration(System.getProperty("syncgc.soak.duration", "0s")),
         Integer.getInteger("syncgc.soak.scenarios", 4), Integer.getInteger("syncgc.soak.objects", 12),
         Integer.getInteger("syncgc.soak.round", 0),
-        Soak.Uses.valueOf(System.getProperty("syncgc.soak.uses", "all").toUpperCase(java.util.Locale.ROOT)));
+        uses(System.getProperty("syncgc.soak.uses", "wide")));
     run(settings, System.getProperty("syncgc.soak.duration", "0s"), Path.of(System.getProperty("syncgc.soak.report",
         TestCluster.targetDir().resolve("soak-report.md").toString())));
   }
@@ -46,7 +46,7 @@ class SoakIT {
     String replay = "make soak SOAK_ARGS=\"-Dsyncgc.soak.seed=" + seed + " -Dsyncgc.soak.duration=" + durationText
         + " -Dsyncgc.soak.scenarios=" + settings.scenarios() + " -Dsyncgc.soak.objects=" + settings.maxObjects()
         + (settings.round() > 0 ? " -Dsyncgc.soak.round=" + settings.round() : "")
-        + (settings.uses() == Soak.Uses.ALL ? "" : " -Dsyncgc.soak.uses=" + settings.uses().name().toLowerCase(
+        + (settings.uses() == Soak.Uses.WIDE ? "" : " -Dsyncgc.soak.uses=" + settings.uses().name().toLowerCase(
             java.util.Locale.ROOT)) + "\"";
     System.out.println("[soak] seed " + seed + "; replay: " + replay
         + " (one round of it: add -Dsyncgc.soak.round=N)");
@@ -64,9 +64,22 @@ class SoakIT {
         + reportFile + ":\n" + String.join("\n", report.violations));
     assertTrue(report.notExercised().isEmpty(), "rounds " + report.notExercised() + " injected a throttle that"
         + " answered no request 429: they tested nothing (seed " + seed + "), see " + reportFile);
+    assertTrue(report.usageFloorMet(), "only " + report.usagePairsJudged() + " usage pairs judged in "
+        + report.rounds.size() + " rounds (floor " + SoakReport.USAGE_FLOOR_PER_ROUND + " a round, usage edges"
+        + " " + settings.uses() + "): the generator drew too few edges, or the checks found too few of their ends in"
+        + " etcd's record (seed " + seed + "), see " + reportFile);
     assertTrue(report.inFlightFloorMet(), "only " + report.struckInFlight() + " of " + report.struck() + " faults struck"
         + " while a deletion was in flight (floor " + SoakReport.IN_FLIGHT_FLOOR_PERCENT + " %): the soak's faults"
         + " came too late to test anything (seed " + seed + "), see " + reportFile);
+  }
+
+  /** {@code wide}, {@code all}, {@code acyclic} or {@code none}, any case. */
+  static Soak.Uses uses(String text) {
+    try {
+      return Soak.Uses.valueOf(text.strip().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("syncgc.soak.uses: " + text + " (use wide, all, acyclic or none)", e);
+    }
   }
 
   /** {@code 90s}, {@code 30m}, {@code 2h}. */

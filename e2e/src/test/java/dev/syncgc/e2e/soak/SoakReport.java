@@ -40,6 +40,8 @@ final class SoakReport {
   /** Each time without a leader after a SIGKILL of it, as the soak saw it (polled every second). */
   List<SoakOperators.Gap> leaderGaps = List.of();
   String command = "";
+  /** The usage edges the soak drew. */
+  Soak.Uses uses = Soak.Uses.NONE;
 
   SoakReport(long seed) {
     this.seed = seed;
@@ -95,13 +97,18 @@ final class SoakReport {
             + " gone-before-gone (owner last, sole owner, waves, users first), " + order.unreferenced() + " Orphan owners gone"
             + " after a dependent lost the reference, " + order.notWhileOwned() + " objects marked deleted after an"
             + " owner (no deletion under a live owner)"))
-        .append(row("usage edges (syncgc.dev/uses) inside synchronous cascades without a short deadline",
-            usage.edges() + " in " + usage.scenarios() + " scenarios; no order promised for " + usage.ownsUsed()
-            + " (the user owns what it uses), " + usage.ringOfUse() + " (a ring of use), " + usage.mixedCycle()
-            + " (a mixed cycle of ownership and use)"))
-        .append(row("user-before-used pairs judged on etcd's record (both ends recorded; in the gone-before-gone"
-            + " figure too)", order.uses() + " of " + usage.promised() + " promised, " + order.usesViolated()
-            + " out of order"))
+        .append(row("usage edges (syncgc.dev/uses, " + uses + ")", usage.edges() + " in " + usage.scenarios()
+            + " scenarios, " + usage.outsideUsers() + " users outside a cascade; no order promised for "
+            + usage.ownsUsed() + " (the user owns what it uses), " + usage.ringOfUse() + " (a ring of use), "
+            + usage.mixedCycle() + " (a mixed cycle of ownership and use), " + usage.unjudged() + " (in a deleted"
+            + " namespace, not naming the opted-in root; naming an object no deletion reaches)"))
+        .append(row("user-before-used pairs in a cascade judged on etcd's record (both ends recorded; in the"
+            + " gone-before-gone figure too)", order.uses() + " of " + usage.promised() + " promised, "
+            + order.usesViolated() + " out of order"))
+        .append(row("pairs held in use beyond one cascade judged (used gone after its user, or held while the user"
+            + " existed)", order.inUse() + " of " + usage.inUse() + " promised, " + order.inUseViolated() + " violated"))
+        .append(row("usage pairs judged (floor with usage WIDE: " + USAGE_FLOOR_PER_ROUND + " a round, over 3 rounds"
+            + " or more)", usagePairsJudged() + (usageFloorMet() ? "" : ": BELOW THE FLOOR")))
         .append(row("faults injected", faults.toString()))
         .append(row("syncgc's DELETEs / PATCHes judged in the audit log",
             audit.getOrDefault("DELETE", 0) + " / " + audit.getOrDefault("PATCH/UPDATE", 0)
@@ -196,6 +203,25 @@ final class SoakReport {
    * tests nothing, and one round in a few may by chance (a round of fast deletions); most must not.
    */
   static final int IN_FLIGHT_FLOOR_PERCENT = 60;
+
+  /**
+   * The floor under which the soak fails: usage pairs judged (a user gone before what it uses, or
+   * what it uses held while it existed), per round drawn with usage edges. A generator that drew
+   * none, or checks that found none of their ends in etcd's record, would pass by accident.
+   */
+  static final int USAGE_FLOOR_PER_ROUND = 1;
+
+  int usagePairsJudged() {
+    return rounds.stream().mapToInt(r -> r.order().usagePairs()).sum();
+  }
+
+  /**
+   * Judged over 3 rounds or more with {@link Soak.Uses#WIDE} (a replayed round alone is judged by its
+   * violations; edges inside one cascade only, ALL, are too few for a floor: a seed may draw none in 7 rounds).
+   */
+  boolean usageFloorMet() {
+    return uses != Soak.Uses.WIDE || rounds.size() < 3 || usagePairsJudged() >= USAGE_FLOOR_PER_ROUND * rounds.size();
+  }
 
   long struck() {
     return rounds.stream().filter(SoakRound.Result::struckAnInstant).count();

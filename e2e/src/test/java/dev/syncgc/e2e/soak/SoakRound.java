@@ -90,20 +90,26 @@ final class SoakRound {
   /**
    * The usage edges of a round ({@code syncgc.dev/uses}): how many, in how many scenarios, and of
    * them those the model promises no order for, by why: the user owns what it uses, a ring of use,
-   * a mixed cycle of ownership and use. The others are user-before-used pairs ({@link
-   * Checks.Judged#uses()} says how many were judged).
+   * a mixed cycle of ownership and use; the user-before-used pairs in a cascade ({@link
+   * Checks.Judged#uses()} says how many were judged), the pairs held in use beyond one ({@link
+   * Oracle.InUse}, {@link Checks.Judged#inUse()}), and the users outside a cascade ({@link WideUses}).
    */
-  record Usage(int edges, int scenarios, int ownsUsed, int ringOfUse, int mixedCycle) {
-    static final Usage NONE = new Usage(0, 0, 0, 0, 0);
+  record Usage(int edges, int scenarios, int ownsUsed, int ringOfUse, int mixedCycle, int promised, int inUse,
+      int outsideUsers) {
+    static final Usage NONE = new Usage(0, 0, 0, 0, 0, 0, 0, 0);
 
     Usage plus(Usage o) {
       return new Usage(edges + o.edges, scenarios + o.scenarios, ownsUsed + o.ownsUsed, ringOfUse + o.ringOfUse,
-          mixedCycle + o.mixedCycle);
+          mixedCycle + o.mixedCycle, promised + o.promised, inUse + o.inUse, outsideUsers + o.outsideUsers);
     }
 
-    /** The user-before-used pairs the model promises. */
-    int promised() {
-      return edges - ownsUsed - ringOfUse - mixedCycle;
+    /**
+     * The edges the model judges nothing of: inside a namespace deletion, what a user names but an
+     * opted-in root (nothing else carries syncgc's finalizer for sure when the namespace controller
+     * deletes it), or a user below what it uses.
+     */
+    int unjudged() {
+      return edges - ownsUsed - ringOfUse - mixedCycle - promised - inUse;
     }
 
     static Usage of(Scenario s, Expectation e) {
@@ -118,7 +124,8 @@ final class SoakRound {
           default -> mixed++;
         }
       }
-      return new Usage(edges, edges > 0 ? 1 : 0, owns, ring, mixed);
+      int promised = (int) e.order().stream().filter(b -> b.why().equals(Oracle.USERS_FIRST)).count();
+      return new Usage(edges, edges > 0 ? 1 : 0, owns, ring, mixed, promised, e.inUse().size(), s.outsideUsers.size());
     }
   }
 
@@ -154,6 +161,8 @@ final class SoakRound {
       acts.add(ctx.workers().submit(() -> {
         ctx.actions().perform(s);
         actedAt.put(s, Instant.now());
+        deleteLateUsers(s);
+        return null;
       }));
     }
     AtomicLong faultAt = new AtomicLong(start);
@@ -223,6 +232,19 @@ final class SoakRound {
     round.scenarios().forEach(s -> modes.merge(s.mode(), 1, Integer::sum));
     return new Result(round.number(), all.size(), fault, faultLine, inFlight, modes, deleted, survived,
         longestMillis, longest, deadlines, rejected429, audit.counts(), order, invalid, usage, violations);
+  }
+
+  /** Deletes each user outside the scenario's cascade its delay after the action (a plain DELETE). */
+  private void deleteLateUsers(Scenario s) throws InterruptedException {
+    long acted = System.nanoTime();
+    for (Map.Entry<SoakObject, Long> late : s.lateUsers().entrySet().stream()
+        .sorted(Map.Entry.comparingByValue()).toList()) {
+      long wait = late.getValue() - (System.nanoTime() - acted) / 1_000_000;
+      if (wait > 0) {
+        Thread.sleep(wait);
+      }
+      Retry.run("delete the user " + late.getKey(), () -> ctx.objects().resource(late.getKey()).delete());
+    }
   }
 
   /**
