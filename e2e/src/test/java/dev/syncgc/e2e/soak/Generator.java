@@ -24,7 +24,9 @@ import java.util.UUID;
  * own, once a round's ownership is drawn: a seed gives the ownership worlds, faults and instants it
  * gave before usage existed, with edges added. They go only where the model stays simple: between
  * objects a synchronous cascade without a short deadline deletes, in the same scenario (so a user
- * never outlives what it uses), some of them in a ring of use.
+ * never outlives what it uses), some of them in a ring of use. Edges beyond one cascade (across
+ * rings, Orphan owners, users outside a cascade, namespace deletions) come from {@link WideUses},
+ * from a third Random, after these: {@link #wide(Random)}.
  */
 final class Generator {
   static final String SYNCHRONOUS = "Synchronous";

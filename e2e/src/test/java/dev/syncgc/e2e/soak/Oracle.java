@@ -99,10 +99,12 @@ final class Oracle {
 
   private final Collection<SoakObject> universe;
   private final Map<SoakObject, List<SoakObject>> dependents = new HashMap<>();
+  private final InUseRules inUse;
 
   /** @param universe every object of the round (owners outside a scenario included) */
   Oracle(Collection<SoakObject> universe) {
     this.universe = universe;
+    this.inUse = new InUseRules(this, universe);
     for (SoakObject o : universe) {
       for (SoakObject owner : o.owners) {
         dependents.computeIfAbsent(owner, k -> new ArrayList<>()).add(o);
@@ -111,7 +113,7 @@ final class Oracle {
   }
 
   Expectation expect(Scenario s) {
-    Set<SoakObject> held = heldInUse(s) ? Set.of(s.root) : Set.of();
+    Set<SoakObject> held = inUse.held(s) ? Set.of(s.root) : Set.of();
     Set<SoakObject> cascade = !held.isEmpty() ? Set.of() : switch (s.mode()) {
       case NONE -> Set.of();
       case ORPHAN -> Set.of(s.root);
@@ -142,57 +144,7 @@ final class Oracle {
     List<Unjudged> unjudged = new ArrayList<>();
     return new Expectation(deleted, survivors, order(s, cascade, unjudged), held.isEmpty() ? unreferenced(s) : List.of(),
         notWhileOwned(s, cascade), held.isEmpty() ? deletes(s, cascade) : Deletes.NONE, deadline, unjudged,
-        inUse(s, cascade, held), held);
-  }
-
-  /** A synchronous root used by a user outside its tree that the round never deletes: held in use. */
-  private boolean heldInUse(Scenario s) {
-    return s.mode() == Scenario.Mode.SYNC && s.outsideUsers.entrySet().stream()
-        .anyMatch(u -> u.getValue() < 0 && u.getKey().uses.contains(s.root) && !owns(s.root, u.getKey()));
-  }
-
-  /**
-   * The pairs held in use beyond one cascade: what a user outside the synchronous cascade names in
-   * it, what names a root held in use, an opted-in root Orphan in force or whose namespace is deleted
-   * (not by a user below it, which the root's own deletion removes first, nor one it uses back: a ring
-   * of use, released as a unit).
-   */
-  private List<InUse> inUse(Scenario s, Set<SoakObject> cascade, Set<SoakObject> held) {
-    List<InUse> out = new ArrayList<>();
-    if (!held.isEmpty() || s.mode() == Scenario.Mode.SYNC) {
-      for (SoakObject user : s.outsideUsers.keySet()) {
-        for (SoakObject used : user.uses) {
-          if (held.contains(used) || (held.isEmpty() && cascade.contains(used))) {
-            out.add(new InUse(user, used, held.isEmpty() ? OUTSIDE_USER : HELD));
-          }
-        }
-      }
-      return out;
-    }
-    boolean orphan = s.mode() == Scenario.Mode.ORPHAN && s.orphanInForce();
-    boolean namespace = s.mode() == Scenario.Mode.NAMESPACE && s.optedIn();
-    if (orphan || namespace) {
-      for (SoakObject user : universe) {
-        if (user.uses.contains(s.root) && !owns(s.root, user) && !usedFrom(s.root).contains(user)) {
-          out.add(new InUse(user, s.root, orphan ? ORPHAN_IN_USE : NAMESPACE_IN_USE));
-        }
-      }
-    }
-    return out;
-  }
-
-  /** What {@code from} uses, directly or through what it uses. */
-  private static Set<SoakObject> usedFrom(SoakObject from) {
-    Set<SoakObject> seen = new HashSet<>();
-    Deque<SoakObject> todo = new ArrayDeque<>(List.of(from));
-    while (!todo.isEmpty()) {
-      for (SoakObject u : todo.pop().uses) {
-        if (seen.add(u)) {
-          todo.push(u);
-        }
-      }
-    }
-    return seen;
+        inUse.pairs(s, cascade, held), held);
   }
 
   /** Everything under the root, and every object that names something deleted: the objects to check. */
@@ -460,7 +412,7 @@ final class Oracle {
   }
 
   /** Whether {@code o} is below {@code owner} (directly or not, through valid references). */
-  private boolean owns(SoakObject owner, SoakObject o) {
+  boolean owns(SoakObject owner, SoakObject o) {
     return owner != o && reachable(owner).contains(o);
   }
 
