@@ -32,10 +32,6 @@ final class BenchCrd {
   static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
       .withGroup(GROUP).withVersion(VERSION).withKind(KIND).withPlural(PLURAL).withNamespaced(true).build();
 
-  static final String PROPAGATION = "syncgc.dev/propagation";
-  static final String KEEP = "syncgc.dev/keep";
-  static final String FINALIZER = "syncgc.dev/GarbageCollectionInProgress";
-
   private BenchCrd() {}
 
   /**

@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.core.model.Names;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.HashMap;
 import java.util.List;
@@ -33,14 +34,14 @@ final class Cascade {
     pool.map(owners.size(), i -> items.withName(owners.get(i).getMetadata().getName())
         .edit(r -> {
           Map<String, String> a = annotations(r);
-          a.put(BenchCrd.PROPAGATION, "Synchronous");
+          a.put(Names.PROPAGATION, "Synchronous");
           r.getMetadata().setAnnotations(a);
           return r;
         }));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
     while (true) {
       long marked = items.list().getItems().stream().filter(r -> r.getMetadata().getOwnerReferences().isEmpty()
-          && r.getMetadata().getFinalizers().contains(BenchCrd.FINALIZER)).count();
+          && r.getMetadata().getFinalizers().contains(Names.FINALIZER)).count();
       if (marked == owners.size()) {
         break;
       }

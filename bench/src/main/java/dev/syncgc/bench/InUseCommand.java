@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.core.model.Names;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -200,7 +201,7 @@ final class InUseCommand implements Callable<Integer> {
 
     long t0 = System.nanoTime();
     List<String> ownerUids = pool.map(owners, k -> cluster.api.create(BenchCrd.item(ns, SiblingUses.owner(k),
-        List.of(), Map.of(BenchCrd.PROPAGATION, "Synchronous"), Map.of(), k)));
+        List.of(), Map.of(Names.PROPAGATION, "Synchronous"), Map.of(), k)));
     pool.map(owners * dependents, j -> {
       int k = j / dependents;
       int i = j % dependents;
@@ -339,7 +340,7 @@ final class InUseCommand implements Callable<Integer> {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
     while (true) {
       long marked = items.list().getItems().stream().filter(r -> r.getMetadata().getOwnerReferences().isEmpty()
-          && r.getMetadata().getFinalizers().contains(BenchCrd.FINALIZER)).count();
+          && r.getMetadata().getFinalizers().contains(Names.FINALIZER)).count();
       if (marked == owners) {
         return;
       }

@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.core.model.Names;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -287,7 +288,7 @@ final class ScaleCommand implements Callable<Integer> {
     String owner = "lat-" + sample;
     var items = cluster.client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(ns);
     String uid = cluster.api.create(BenchCrd.item(ns, owner, List.of(),
-        Map.of(BenchCrd.PROPAGATION, "Synchronous"), Map.of(), 0));
+        Map.of(Names.PROPAGATION, "Synchronous"), Map.of(), 0));
     for (int k = 0; k < latencyDependents; k++) {
       cluster.api.create(BenchCrd.item(ns, owner + "-" + k, List.of(BenchCrd.owner(owner, uid)), Map.of(),
           Map.of(OWNER_LABEL, owner), k));
@@ -295,7 +296,7 @@ final class ScaleCommand implements Callable<Integer> {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (true) {
       GenericKubernetesResource r = items.withName(owner).get();
-      if (r != null && r.getMetadata().getFinalizers().contains(BenchCrd.FINALIZER)) {
+      if (r != null && r.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
         break;
       }
       if (System.nanoTime() > deadline) {

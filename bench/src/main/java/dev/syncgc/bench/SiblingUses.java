@@ -15,8 +15,6 @@ import java.util.Map;
  * </ul>
  */
 final class SiblingUses {
-  static final String USES = "syncgc.dev/uses";
-
   enum Shape { CHAIN, STAR }
 
   private SiblingUses() {}
@@ -40,7 +38,7 @@ final class SiblingUses {
   /** Dependent i's annotations among {@code dependents} siblings: its use of a sibling, if edges are asked. */
   static Map<String, String> annotations(Shape shape, boolean edges, int k, int i, int dependents) {
     int used = used(shape, i, dependents);
-    return edges && used >= 0 ? Map.of(USES, "benchitem/" + dependent(k, used)) : Map.of();
+    return edges && used >= 0 ? Map.of(Names.USES, "benchitem/" + dependent(k, used)) : Map.of();
   }
 
   /**

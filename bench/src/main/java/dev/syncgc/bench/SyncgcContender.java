@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.core.model.Names;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ final class SyncgcContender implements Contender {
 
   @Override
   public Map<String, String> rootAnnotations() {
-    return Map.of(BenchCrd.PROPAGATION, "Synchronous");
+    return Map.of(Names.PROPAGATION, "Synchronous");
   }
 
   @Override
@@ -70,7 +71,7 @@ final class SyncgcContender implements Contender {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (true) {
       GenericKubernetesResource r = root.get();
-      if (r != null && r.getMetadata().getFinalizers().contains(BenchCrd.FINALIZER)) {
+      if (r != null && r.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
         break;
       }
       if (System.nanoTime() > deadline) {

@@ -1,5 +1,6 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.core.model.Names;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +49,6 @@ final class TreeBuilder {
 
   /** The annotations of dependent i of a level: keep on every keepEvery-th one (0: none). */
   static Map<String, String> annotations(int i, int keepEvery) {
-    return keepEvery > 0 && i % keepEvery == 0 ? Map.of(BenchCrd.KEEP, "true") : Map.of();
+    return keepEvery > 0 && i % keepEvery == 0 ? Map.of(Names.KEEP, "true") : Map.of();
   }
 }
