@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -80,6 +81,23 @@ final class Cluster implements AutoCloseable {
     } catch (KubernetesClientException e) {
       log.warn("could not delete namespace {}: {}", name, e.getMessage());
     }
+  }
+
+  /** Deletes the (empty) namespace and waits until it is gone (at most 300 s), so that its cleanup overlaps nothing. */
+  void deleteNamespaceAndWait(String name) throws InterruptedException {
+    deleteNamespace(name);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+    while (client.namespaces().withName(name).get() != null && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+    }
+  }
+
+  /** The namespace's Events, counted by reason: reason=count;... */
+  String eventsByReason(String namespace) {
+    Map<String, Long> counts = client.v1().events().inNamespace(namespace).list().getItems().stream()
+        .collect(Collectors.groupingBy(e -> String.valueOf(e.getReason()), TreeMap::new,
+            Collectors.summingLong(e -> e.getCount() == null ? 1 : e.getCount())));
+    return counts.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";"));
   }
 
   /** Deletes the namespaces with this run label and waits until they are gone. */

@@ -27,6 +27,7 @@ final class CompareCommand implements Callable<Integer> {
       "create_seconds", "load1", "cpu_seconds", "peak_heap_bytes", "live_heap_bytes");
 
   @Mixin Options opts;
+  @Mixin RunOptions runs;
 
   @Option(names = "--wide", split = ",", defaultValue = "500",
       description = "Wide workloads: one owner with N direct dependents, comma-separated; 0 for none (default: "
@@ -37,10 +38,6 @@ final class CompareCommand implements Callable<Integer> {
       description = "Tree workloads FANOUTxDEPTH, comma-separated (10x3: 1,111 objects, 10x4: 11,111); "
           + "'none' for none (default: ${DEFAULT-VALUE}).")
   List<String> trees;
-
-  @Option(names = "--repetitions", defaultValue = "3",
-      description = "Repetitions; each runs every contender on every workload (default: ${DEFAULT-VALUE}).")
-  int repetitions;
 
   @Option(names = "--contenders", split = ",", defaultValue = "syncgc,foreground,foreground-qps,floor,syncgc-unlimited,floor-unlimited",
       description = "Among syncgc, syncgc-keep (syncgc with every tenth dependent annotated syncgc.dev/keep: "
@@ -67,41 +64,29 @@ final class CompareCommand implements Callable<Integer> {
       description = "DELETE requests the floor keeps in flight (default: ${DEFAULT-VALUE}).")
   int floorParallelism;
 
-  @Option(names = "--run-timeout", defaultValue = "1800",
-      description = "Seconds a run may take before it counts as failed (default: ${DEFAULT-VALUE}).")
-  long runTimeoutSeconds;
-
-  @Option(names = "--settle-ms", defaultValue = "1000",
-      description = "Pause between creating a tree and deleting it, plus half a millisecond per object, so that "
-          + "the collectors' caches hold the tree (default: ${DEFAULT-VALUE}).")
-  long settleMs;
-
   @Override
   public Integer call() throws Exception {
     List<Workload> workloads = workloads();
     List<Contender> contenders = contenderIds.stream().map(String::trim).filter(s -> !s.isEmpty()).distinct()
         .map(Contender::of).toList();
-    if (workloads.isEmpty() || contenders.isEmpty() || repetitions < 1) {
+    if (workloads.isEmpty() || contenders.isEmpty() || runs.repetitions < 1) {
       throw new IllegalArgumentException("nothing to run: give workloads, contenders and repetitions >= 1");
     }
     Csv csv = new Csv(HEADER);
     String run = "cmp-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("MMddHHmmss"));
-    try (Cluster cluster = Cluster.connect(opts.clusterScript);
-        Parallel createPool = new Parallel(opts.createParallelism, "create");
-        Parallel deletePool = new Parallel(floorParallelism, "floor");
-        SyncgcProcess syncgc = new SyncgcProcess(opts.operatorJar, cluster.kubeconfig,
-            opts.logs.resolve("operator-compare.log"), opts.operatorHeap, opts.operatorJvmOptions);
-        KcmMetrics kcmMetrics = new KcmMetrics(opts.kcmUrl)) {
-      Machine.describe(csv.meta, cluster);
-      csv.meta.put("load_start", Machine.load());
-      csv.meta.put("repetitions", Integer.toString(repetitions));
+    try (Session session = Session.open(opts, "compare", csv);
+        Parallel deletePool = new Parallel(floorParallelism, "floor")) {
+      Cluster cluster = session.cluster;
+      SyncgcProcess syncgc = session.syncgc;
+      KcmMetrics kcmMetrics = session.kcmMetrics;
+      csv.meta.put("repetitions", Integer.toString(runs.repetitions));
       csv.meta.put("workloads", String.join(" ", workloads.stream().map(Workload::name).toList()));
       csv.meta.put("contenders", String.join(" ", contenders.stream().map(Contender::id).toList()));
       csv.meta.put("qps", Fmt.num(opts.qps));
       csv.meta.put("burst", Integer.toString(opts.burst));
       csv.meta.put("kcm_default_qps", Kcm.DEFAULT_QPS);
       csv.meta.put("floor_parallelism", Integer.toString(floorParallelism));
-      csv.meta.put("settle", settleMs + " ms + 0.5 ms per object");
+      csv.meta.put("settle", runs.settleNote());
       csv.meta.put("warm_up", warmUpWorkloads().isEmpty() ? "none" : String.join(" ", warmUp));
       csv.meta.put("note", opts.note);
       csv.meta.put("operator_heap", opts.operatorHeap);
@@ -111,16 +96,15 @@ final class CompareCommand implements Callable<Integer> {
       }
       log.info("benchmark {}: {} x {} x {} repetitions; load average {}", run,
           workloads.stream().map(Workload::name).toList(), contenders.stream().map(Contender::id).toList(),
-          repetitions, Machine.load());
+          runs.repetitions, Machine.load());
 
-      BenchCrd.install(cluster.client, opts.widgetCrd);
       removeStaleNamespaces(cluster);
       Kcm kcm = new Kcm(cluster, opts.logs, opts.qps, opts.burst);
       Contender.Context ctx = new Contender.Context(cluster, syncgc, kcmMetrics.available() ? kcmMetrics : null,
-          deletePool, opts.qps, opts.burst, Duration.ofSeconds(runTimeoutSeconds));
-      TreeBuilder builder = new TreeBuilder(cluster.api, createPool);
+          deletePool, opts.qps, opts.burst, runs.runTimeout());
+      TreeBuilder builder = new TreeBuilder(cluster.api, session.pool);
       try {
-        for (int rep = 1; rep <= repetitions; rep++) {
+        for (int rep = 1; rep <= runs.repetitions; rep++) {
           // Alternate the kube-controller-manager settings so that each repetition needs one restart only.
           List<Kcm.Mode> phases = rep % 2 == 1 ? List.of(Kcm.Mode.DEFAULT, Kcm.Mode.RAISED)
               : List.of(Kcm.Mode.RAISED, Kcm.Mode.DEFAULT);
@@ -135,12 +119,12 @@ final class CompareCommand implements Callable<Integer> {
                 syncgc.start(c.operatorArgs());
                 syncgc.awaitReady(Duration.ofMinutes(5));
                 for (Workload w : warmUpWorkloads()) {
-                  runOne(cluster, builder, ctx, run, w, c, WARM_UP); // untimed: not in the CSV
+                  runOne(session, builder, ctx, run, w, c, WARM_UP); // untimed: not in the CSV
                 }
               }
               for (Workload w : workloads) {
-                if (runs(c, w)) {
-                  csv.add(runOne(cluster, builder, ctx, run, w, c, rep));
+                if (allowed(c, w)) {
+                  csv.add(runOne(session, builder, ctx, run, w, c, rep));
                 }
               }
               if (c.usesOperator()) {
@@ -148,17 +132,15 @@ final class CompareCommand implements Callable<Integer> {
               }
             }
           }
-          csv.meta.put("load_end", Machine.load());
-          csv.meta.put("duration", Math.round((System.nanoTime() - begun) / 1e9) + " s");
+          session.stamp();
           csv.write(out()); // keep what is done so far
         }
       } finally {
         syncgc.stop();
         kcm.restore();
       }
+      session.stamp();
     }
-    csv.meta.put("load_end", Machine.load());
-    csv.meta.put("duration", Math.round((System.nanoTime() - begun) / 1e9) + " s");
     csv.write(out());
     System.out.println();
     System.out.println(Report.console(csv));
@@ -167,7 +149,6 @@ final class CompareCommand implements Callable<Integer> {
     return 0;
   }
 
-  private final long begun = System.nanoTime();
   /** The repetition number of an untimed warm-up cascade: logged, never in the CSV (timed ones count from 1). */
   private static final int WARM_UP = 0;
   private final AtomicInteger warmUps = new AtomicInteger();
@@ -177,18 +158,19 @@ final class CompareCommand implements Callable<Integer> {
         .toList();
   }
 
-  private Map<String, Object> runOne(Cluster cluster, TreeBuilder builder, Contender.Context ctx, String run,
+  private Map<String, Object> runOne(Session session, TreeBuilder builder, Contender.Context ctx, String run,
       Workload w, Contender c, int rep) throws Exception {
     String attempt = rep == WARM_UP ? "w" + warmUps.incrementAndGet() : "r" + rep; // a workload may warm up twice
     String ns = ("syncgc-bench-" + w.name() + "-" + c.id() + "-" + attempt + "-" + run.substring(run.length() - 4))
         .toLowerCase();
+    Cluster cluster = session.cluster;
     cluster.createNamespace(ns, run);
     double graphBefore = c.usesOperator() ? ctx.syncgc().graphObjects() : 0;
     long t0 = System.nanoTime();
     Tree tree = builder.create(ns, w, c.rootAnnotations(), c.keepEvery());
     double createSeconds = (System.nanoTime() - t0) / 1e9;
     c.prepare(ctx, tree, graphBefore);
-    Thread.sleep(settleMs + tree.objects() / 2);
+    Thread.sleep(runs.settleMillis(tree.objects()));
     String load = Machine.load().split(" ")[0];
     Contender.Measurement m;
     try {
@@ -216,7 +198,7 @@ final class CompareCommand implements Callable<Integer> {
             + ", after GC at most " + Fmt.mib(m.liveHeapBytes()) + ")" : "",
         Double.isFinite(m.cpuSeconds()) ? ", CPU " + Fmt.seconds(m.cpuSeconds()) : "",
         (tree.kept().isEmpty() ? "" : ", " + tree.kept().size() + " kept") + (leftover > 0 ? ", " + leftover
-            + " objects LEFT" : "") + ("ok".equals(m.outcome()) ? "" : ", " + m.outcome()), Math.round((System.nanoTime() - begun) / 1e9));
+            + " objects LEFT" : "") + ("ok".equals(m.outcome()) ? "" : ", " + m.outcome()), session.elapsedSeconds());
     if (rep == WARM_UP) {
       return Map.of();
     }
@@ -247,7 +229,7 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   /** Whether --only lets contender c run workload w. */
-  private boolean runs(Contender c, Workload w) {
+  private boolean allowed(Contender c, Workload w) {
     String allowed = only.get(c.id());
     return allowed == null || List.of(allowed.split("/")).contains(w.name());
   }

@@ -37,6 +37,22 @@ final class Prom {
     return out;
   }
 
+  /** after's sum less before's (none there counts as 0); NaN when after holds no sample. */
+  static double delta(String before, String after, String metric, String labelFilter) {
+    double a = sum(after, metric, labelFilter);
+    double b = sum(before, metric, labelFilter);
+    return Double.isNaN(a) ? Double.NaN : a - (Double.isNaN(b) ? 0 : b);
+  }
+
+  /** {@link #byLabel}'s sums in after less those in before, the label values that changed only, in their order. */
+  static Map<String, Double> deltaByLabel(String before, String after, String metric, String label) {
+    Map<String, Double> old = byLabel(before, metric, label);
+    Map<String, Double> out = new TreeMap<>(byLabel(after, metric, label));
+    out.replaceAll((value, n) -> n - old.getOrDefault(value, 0.0));
+    out.values().removeIf(n -> n == 0);
+    return out;
+  }
+
   private record Sample(String name, String labels, double value) {}
 
   private static Sample parse(String line) {

@@ -65,17 +65,12 @@ final class ScaleCommand implements Callable<Integer> {
   boolean reuse;
 
   private final Csv csv = new Csv(HEADER);
-  private final long begun = System.nanoTime();
 
   @Override
   public Integer call() throws Exception {
-    try (Cluster cluster = Cluster.connect(opts.clusterScript);
-        Parallel pool = new Parallel(opts.createParallelism, "create");
-        SyncgcProcess syncgc = new SyncgcProcess(opts.operatorJar, cluster.kubeconfig,
-            opts.logs.resolve("operator-scale.log"), opts.operatorHeap, opts.operatorJvmOptions);
-        KcmMetrics kcmMetrics = new KcmMetrics(opts.kcmUrl)) {
-      Machine.describe(csv.meta, cluster);
-      csv.meta.put("load_start", Machine.load());
+    try (Session session = Session.open(opts, "scale", csv)) {
+      Cluster cluster = session.cluster;
+      KcmMetrics kcmMetrics = session.kcmMetrics;
       csv.meta.put("namespaces", Integer.toString(namespaces));
       csv.meta.put("dependents", Integer.toString(dependents));
       csv.meta.put("repetitions", Integer.toString(repetitions));
@@ -83,7 +78,6 @@ final class ScaleCommand implements Callable<Integer> {
       csv.meta.put("note", opts.note);
       csv.meta.put("operator_heap", opts.operatorHeap);
       csv.meta.put("kcm_qps", Fmt.num(opts.qps) + "/" + opts.burst);
-      BenchCrd.install(cluster.client, opts.widgetCrd);
       if (!reuse) {
         cluster.deleteNamespacesAndWait(RUN, 1800);
       }
@@ -101,7 +95,7 @@ final class ScaleCommand implements Callable<Integer> {
           add("kcm_baseline_heap_bytes", 0, kcmBaseline);
           log.info("kube-controller-manager, empty cluster: heap {} after a forced GC", Fmt.mib(kcmBaseline));
         }
-        run(cluster, pool, syncgc, withKcm ? kcmMetrics : null, kcmAdds0);
+        run(cluster, session.pool, session.syncgc, withKcm ? kcmMetrics : null, kcmAdds0);
       } finally {
         try {
           kcm.restore();
@@ -112,8 +106,7 @@ final class ScaleCommand implements Callable<Integer> {
               e.getMessage());
         }
       }
-      csv.meta.put("load_end", Machine.load());
-      csv.meta.put("duration", Math.round((System.nanoTime() - begun) / 1e9) + " s");
+      session.stamp();
       csv.write(opts.scaleCsv);
       Report.writeMarkdown(opts);
       log.info("wrote {} and {}", opts.scaleCsv, opts.docs);

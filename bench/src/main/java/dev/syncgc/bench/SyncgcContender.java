@@ -4,7 +4,6 @@ import dev.syncgc.core.model.Names;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -117,10 +116,7 @@ final class SyncgcContender implements Contender {
     String after = op.metrics();
     double requests = Prom.sum(after, "syncgc_api_requests_total", null)
         - Prom.sum(before, "syncgc_api_requests_total", null);
-    Map<String, Double> verbsBefore = Prom.byLabel(before, "syncgc_api_requests_total", "verb");
-    Map<String, Double> verbs = new TreeMap<>(Prom.byLabel(after, "syncgc_api_requests_total", "verb"));
-    verbs.replaceAll((verb, n) -> n - verbsBefore.getOrDefault(verb, 0.0));
-    verbs.values().removeIf(n -> n == 0);
+    Map<String, Double> verbs = Prom.deltaByLabel(before, after, "syncgc_api_requests_total", "verb");
     String byVerb = verbs.entrySet().stream().map(e -> e.getKey() + "=" + Math.round(e.getValue()))
         .collect(Collectors.joining(";"));
     double timedOut = Prom.sum(after, "syncgc_deletions_finished_total", "outcome=\"timed_out\"")
