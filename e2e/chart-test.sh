@@ -32,8 +32,6 @@ ROOT=$(cd "$HERE/.." && pwd)
 # shellcheck source=common.sh
 source "$HERE/common.sh"
 
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
-BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 PLUGINS=$CACHE/bin/helm-unittest-$HELM_UNITTEST_VERSION
 BIN_KUBECONFORM=$CACHE/bin/kubeconform-$KUBECONFORM_VERSION
 BIN_HELM_DOCS=$CACHE/bin/helm-docs-$HELM_DOCS_VERSION

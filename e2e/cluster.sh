@@ -20,11 +20,9 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=common.sh
 source "$HERE/common.sh"
 
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 BIN_K8S=$CACHE/bin/kubernetes-$K8S_VERSION
 BIN_ETCD=$CACHE/bin/etcd-$ETCD_VERSION
 BIN_KWOK=$CACHE/bin/kwok-$KWOK_VERSION
-BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 BIN_PROMTOOL=$CACHE/bin/promtool-$PROMETHEUS_MODULE_VERSION
 TOOLS=$CACHE/tools   # kubectl, helm and promtool, linked, for PATH
 DATA=${SYNCGC_CLUSTER_DIR:-$CACHE/cluster}

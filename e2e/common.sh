@@ -86,7 +86,10 @@ go_install_cached() {
   mv "${built[0]}" "$file" && rm -rf "$tmp"
 }
 
+# Where the scripts keep what they build and download, keyed by version (never in the repository).
+CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 # helm, into $BIN_HELM (the same place for cluster.sh, ct.sh and chart-test.sh: built once).
+BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 build_helm() { go_install_cached "$BIN_HELM/helm" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"; }
 
 # Installs Debian packages as root, refreshing the package lists once if they are missing or stale.

@@ -16,8 +16,6 @@ ROOT=$(cd "$HERE/.." && pwd)
 # shellcheck source=common.sh
 source "$HERE/common.sh"
 
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
-BIN_HELM=$CACHE/bin/helm-$HELM_VERSION
 BIN_CT=$CACHE/bin/ct-$CT_VERSION-yamllint-$YAMLLINT_VERSION-yamale-$YAMALE_VERSION
 
 build_ct() {

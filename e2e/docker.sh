@@ -14,7 +14,6 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/common.sh"
 
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 ROOT=${SYNCGC_DOCKER_ROOT:-$CACHE/docker}
 SOCK=$ROOT/docker.sock
 PIDFILE=$ROOT/dockerd.pid

@@ -16,7 +16,6 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=common.sh
 source "$HERE/common.sh"
 REPO=$(cd "$HERE/.." && pwd)
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 MIRROR=${SYNCGC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 DEBIAN=syncgc/debian:$SUITE

@@ -15,7 +15,6 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 # shellcheck source=common.sh
 source "$HERE/common.sh"
 DEBIAN=syncgc/debian:bookworm

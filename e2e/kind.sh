@@ -32,7 +32,6 @@ source "$HERE/common.sh"
 IMAGE=syncgc/operator:dev
 RELEASE=syncgc
 NAMESPACE=syncgc-system
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 KUBECONFIG_FILE=$CACHE/kind-$NAME.kubeconfig
 OFFLINE=${SYNCGC_OFFLINE:-}
 

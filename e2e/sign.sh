@@ -25,7 +25,6 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=common.sh
 source "$HERE/common.sh"
 
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 # cosign, syft and registry, built together (cmd_build)
 BIN_SIGN=$CACHE/bin/sign-cosign-$COSIGN_VERSION-syft-$SYFT_VERSION-ggcr-$GGCR_VERSION
 

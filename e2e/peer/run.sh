@@ -23,7 +23,6 @@ LOG_TAG=peer
 # shellcheck source=../common.sh
 source "$ROOT/e2e/common.sh"
 
-CACHE=${SYNCGC_CACHE:-$HOME/.cache/syncgc}
 BIN_PEER=$CACHE/bin/e2e-apimachinery-$K8S_VERSION
 TEST_BIN=$BIN_PEER/apimachinery.test
 KUBECTL=$CACHE/bin/kubernetes-$K8S_VERSION/kubectl
