@@ -98,8 +98,8 @@ e2e-peer-down: ## stop the operator and the control plane of e2e-peer, remove it
 cli-docs-check: ## run every command block of docs/cli.md against the local control plane (or KUBECONFIG's) and compare the outputs (e2e/cli-docs.sh)
 	MVN="$(MVN)" e2e/cli-docs.sh
 
-plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc
-	$(MVN) -q -pl operator,cli -am package -DskipTests
+plugin: ## build the kubectl plugin: cli/target/syncgc-cli.jar, run by cli/bin/kubectl-syncgc (core and kube with it, not the operator)
+	$(MVN) -q -pl cli -am package -DskipTests
 
 install-plugin: plugin ## install kubectl-syncgc and its jar into PREFIX (default ~/.local/bin): kubectl syncgc ...
 	install -d $(PREFIX)
@@ -200,34 +200,8 @@ dist: ## release artifacts in dist/ (VERSION, default the chart's appVersion): c
 	cd $(DIST) && sha256sum -- * > SHA256SUMS
 	@ls -l $(DIST)
 
-dist-check: ## check dist/: the krew manifest's sha256 and files against its archive, the chart package, the SBOMs, the image labels
-	cli/krew/verify.sh $(DIST)/syncgc.yaml $(KREW_ARCHIVE)
-	@# the check must refuse a manifest whose sha256 is not the archive's
-	sed 's/^\(    sha256: "\).\{8\}/\1deadbeef/' $(DIST)/syncgc.yaml > $(DIST)/.tampered.yaml && \
-	  ! cli/krew/verify.sh $(DIST)/.tampered.yaml $(KREW_ARCHIVE) 2>/dev/null; status=$$?; rm -f $(DIST)/.tampered.yaml; \
-	  if [ $$status -ne 0 ]; then echo "error: verify.sh accepted a wrong sha256" >&2; exit 1; fi
-	@# the plugin serves no metrics: its jar holds no Prometheus class (the operator's meters live in operator/)
-	jar=$$(mktemp) && tar -xzOf $(KREW_ARCHIVE) syncgc-cli.jar > $$jar && \
-	  found=$$(unzip -Z1 $$jar | grep -E '^io/(prometheus/|micrometer/prometheus).*\.class$$'); rm -f $$jar; \
-	  if [ -n "$$found" ]; then echo "error: the plugin's jar holds $$(wc -l <<<"$$found") Prometheus classes, such as $$(head -1 <<<"$$found")" >&2; exit 1; fi
-	tar -tzf $(DIST)/syncgc-$(VERSION).tgz | grep -qx syncgc/LICENSE || { echo "error: the chart package lacks LICENSE" >&2; exit 1; }
-	@# the chart names no image of its own: lint it with one
-	$(HELM) lint --strict $(DIST)/syncgc-$(VERSION).tgz --set image.repository=$(IMAGE) >/dev/null
-	$(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx 'appVersion: $(VERSION)'
-	if $(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -q '^  artifacthub.io/images:'; then \
-	  $(HELM) show chart $(DIST)/syncgc-$(VERSION).tgz | grep -qx '      image: [^:]*:$(VERSION)' || \
-	  { echo "error: the chart's artifacthub.io/images does not name the image at $(VERSION)" >&2; exit 1; }; fi
-	for bom in $(DIST)/syncgc-operator-$(VERSION).cdx.json $(DIST)/kubectl-syncgc-$(VERSION).cdx.json; do \
-	  grep -Eq '"bomFormat" *: *"CycloneDX"' $$bom && grep -q '"io.fabric8"' $$bom || { echo "error: $$bom is not a CycloneDX SBOM of the jar" >&2; exit 1; }; \
-	done
-	for label in source version revision licenses; do \
-	  grep -q "org.opencontainers.image.$$label=" Dockerfile || { echo "error: Dockerfile lacks org.opencontainers.image.$$label" >&2; exit 1; }; \
-	done
-	@# the image's SBOM, once make dist-sign wrote it (its signature is verified there, in the registry that holds it)
-	if [ -f $(DIST)/syncgc-operator-image-$(VERSION).cdx.json ]; then \
-	  e2e/sign.sh check-sbom $(DIST)/syncgc-operator-image-$(VERSION).cdx.json && test -s $(DIST)/cosign.pub; fi
-	cd $(DIST) && sha256sum --quiet -c SHA256SUMS
-	@echo "dist-check: dist/ holds a consistent release $(VERSION)"
+dist-check: ## check dist/ (e2e/dist-check.sh): the krew manifest's sha256 and files against its archive, no Prometheus class in the plugin's jar, the chart package, the SBOMs, the image labels
+	VERSION=$(VERSION) DIST=$(DIST) HELM=$(HELM) IMAGE=$(IMAGE) e2e/dist-check.sh
 
 dist-image: ## the operator image $(IMAGE):$(VERSION) with org.opencontainers.image.* labels (needs Docker; DOCKER_BUILD_ARGS for base images)
 	docker build $(DOCKER_BUILD_ARGS) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
