@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.File;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -24,19 +25,28 @@ public final class Cluster implements AutoCloseable {
   }
 
   public static Cluster connect(ClusterOptions options) {
+    return connect(options, System.err);
+  }
+
+  /** @param log where {@code -v=6} logs each request */
+  static Cluster connect(ClusterOptions options, PrintStream log) {
     Config config = config(options);
-    config.setRequestTimeout(30_000);
-    config.setConnectionTimeout(10_000);
     config.setRequestRetryBackoffLimit(1);
     String namespace = options.namespace != null ? options.namespace
         : config.getNamespace() != null ? config.getNamespace() : "default";
-    return new Cluster(new KubernetesClientBuilder().withConfig(config).build(), namespace);
+    KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+    if (options.verbosity >= ClusterOptions.LOG_REQUESTS) {
+      builder.withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RequestLog.NAME, new RequestLog(log)));
+    }
+    return new Cluster(builder.build(), namespace);
   }
 
   /**
    * The configuration kubectl would use, read by Fabric8: {@code --kubeconfig}'s file, else the files
    * of {@code KUBECONFIG} merged (the first to set an entry wins), else {@code ~/.kube/config}; then
-   * {@code --context} and {@code --as}/{@code --as-group}. Checked here, not in Fabric8: a
+   * {@code --context}, then kubectl's overrides: {@code --server}, {@code --token} (in place of the user's
+   * token or credential plugin), {@code --certificate-authority} (in place of the cluster's CA data and
+   * its insecure-skip-tls-verify), {@code --as}/{@code --as-group} and {@code --request-timeout}. Checked here, not in Fabric8: a
    * {@code --context} that no file has (Fabric8 would fall back to the current context, another
    * cluster perhaps) and a configuration with no server.
    */
@@ -64,6 +74,7 @@ public final class Cluster implements AutoCloseable {
       throw new CliException(ExitCodes.NO_CLUSTER, "context \"" + options.context + "\" not found in " + files(options)
           + " (kubectl config get-contexts lists them)");
     }
+    overrides(options, config);
     if (config.getMasterUrl() == null || config.getMasterUrl().isBlank()) {
       throw new CliException(ExitCodes.NO_CLUSTER, "no cluster configured in " + files(options)
           + " (set --kubeconfig, KUBECONFIG or --context)");
@@ -72,7 +83,29 @@ public final class Cluster implements AutoCloseable {
       config.setImpersonateUsername(options.as);
       config.setImpersonateGroups(options.asGroups.toArray(String[]::new));
     }
+    int timeout = (int) Math.min(Integer.MAX_VALUE, options.requestTimeout.toMillis()); // 0: none, as Fabric8's
+    config.setRequestTimeout(timeout);
+    config.setConnectionTimeout(timeout == 0 ? 10_000 : Math.min(timeout, 10_000));
     return config;
+  }
+
+  /** What kubectl's flags put in place of the kubeconfig's entries. */
+  private static void overrides(ClusterOptions options, Config config) {
+    if (options.server != null) {
+      config.setMasterUrl(options.server);
+    }
+    if (options.token != null) {
+      config.setOauthToken(options.token);
+      config.setOauthTokenProvider(null);
+    }
+    if (options.certificateAuthority != null) {
+      if (!Files.isReadable(Path.of(options.certificateAuthority))) {
+        throw new CliException(ExitCodes.USAGE, "cannot read --certificate-authority " + options.certificateAuthority);
+      }
+      config.setCaCertFile(options.certificateAuthority);
+      config.setCaCertData(null);
+      config.setTrustCerts(false);
+    }
   }
 
   /** The kubeconfig files read, for messages. */

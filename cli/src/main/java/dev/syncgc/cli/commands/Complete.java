@@ -120,7 +120,8 @@ public final class Complete {
     if (names.contains("--cascade")) {
       return offer(List.of("background", "foreground", "orphan"), partial, NO_FILES);
     }
-    return new Result(List.of(), names.contains("--kubeconfig") ? FILES : NO_FILES);
+    boolean file = names.contains("--kubeconfig") || names.contains("--certificate-authority");
+    return new Result(List.of(), file ? FILES : NO_FILES);
   }
 
   private static Result offer(List<String> all, String partial, int directive) {

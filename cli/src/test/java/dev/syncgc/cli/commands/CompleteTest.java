@@ -52,6 +52,7 @@ class CompleteTest {
     assertEquals(List.of("foreground"), complete("delete", "--cascade", "f").candidates());
     assertEquals(List.of("bash", "zsh"), complete("completion", "").candidates());
     assertEquals(Complete.FILES, complete("tree", "--kubeconfig", "").directive());
+    assertEquals(Complete.FILES, complete("why", "--certificate-authority", "").directive());
   }
 
   @Test
