@@ -1,5 +1,6 @@
 package dev.syncgc.cli.render;
 
+import dev.syncgc.cli.cluster.Readiness;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -27,8 +28,15 @@ public final class TreeView {
    *
    * @param usage what it uses and its users (empty on a line that only names an object shown above)
    */
-  public record Node(ObjectMetadata object, String state, String age, Integer wave, String note, List<Node> children,
-      List<UsageView.Link> usage) {
+  public record Node(ObjectMetadata object, String state, Readiness.Ready ready, String age, Integer wave, String note,
+      List<Node> children, List<UsageView.Link> usage) {
+    /** The objects on its lines and its children's, itself first. */
+    public List<ObjectMetadata> objects() {
+      List<ObjectMetadata> all = new ArrayList<>(List.of(object));
+      children.forEach(c -> all.addAll(c.objects()));
+      return all;
+    }
+
     /** @param childrenKey what the children are: {@code dependents} below, {@code owners} above */
     public Map<String, Object> model(String childrenKey) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -40,6 +48,12 @@ public final class TreeView {
       m.put("name", object.ref().name());
       m.put("uid", object.uid());
       m.put("state", state);
+      if (ready != null) {
+        m.put("ready", ready.status());
+        if (ready.reason() != null) {
+          m.put("readyReason", ready.reason());
+        }
+      }
       m.put("age", age);
       m.put("finalizers", object.finalizers());
       if (wave != null) {
@@ -63,6 +77,7 @@ public final class TreeView {
   private final Function<String, Instant> createdAt;
   private final Function<ObjectMetadata, Integer> waveOf;
   private final Function<ObjectMetadata, String> keptBecause;
+  private final Function<ObjectMetadata, Readiness.Ready> readyOf;
   private final Instant now;
   private final UsageView usage;
   private final Set<String> shown = new HashSet<>();
@@ -76,7 +91,14 @@ public final class TreeView {
   /** @param keptBecause why a syncgc cascade would keep the object (SPEC "Keep one dependent"), or null: its note */
   public TreeView(DependencyGraph graph, Function<String, Instant> createdAt, Function<ObjectMetadata, Integer> waveOf,
       Function<ObjectMetadata, String> keptBecause, Instant now) {
+    this(graph, createdAt, waveOf, keptBecause, o -> null, now);
+  }
+
+  /** @param readyOf the object's Ready condition (kubectl-tree's READY), null when it has none */
+  public TreeView(DependencyGraph graph, Function<String, Instant> createdAt, Function<ObjectMetadata, Integer> waveOf,
+      Function<ObjectMetadata, String> keptBecause, Function<ObjectMetadata, Readiness.Ready> readyOf, Instant now) {
     this.keptBecause = keptBecause;
+    this.readyOf = readyOf;
     this.graph = graph;
     this.createdAt = createdAt;
     this.waveOf = waveOf;
@@ -95,12 +117,12 @@ public final class TreeView {
       List<String> ring = new ArrayList<>();
       path.subList(onPath, path.size()).forEach(p -> ring.add(name(p)));
       ring.add(name(o));
-      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle: " + String.join(" -> ", ring), List.of(),
-          List.of());
+      return new Node(o, state(o), readyOf.apply(o), age(o), waveOf.apply(o), "cycle: " + String.join(" -> ", ring),
+          List.of(), List.of());
     }
     if (!shown.add(o.uid())) {
-      return new Node(o, state(o), age(o), waveOf.apply(o), "shown above: it has several owners here", List.of(),
-          List.of());
+      return new Node(o, state(o), readyOf.apply(o), age(o), waveOf.apply(o), "shown above: it has several owners here",
+          List.of(), List.of());
     }
     path.add(o);
     List<Node> children = new ArrayList<>();
@@ -108,7 +130,7 @@ public final class TreeView {
       children.add(below(d, path));
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), waveOf.apply(o), keptBecause.apply(o), children, usage.of(o));
+    return new Node(o, state(o), readyOf.apply(o), age(o), waveOf.apply(o), keptBecause.apply(o), children, usage.of(o));
   }
 
   /** The object and the chain of owners above it. */
@@ -118,7 +140,7 @@ public final class TreeView {
 
   private Node above(ObjectMetadata o, List<ObjectMetadata> path) {
     if (indexOf(path, o.uid()) >= 0) {
-      return new Node(o, state(o), age(o), waveOf.apply(o), "cycle", List.of(), List.of());
+      return new Node(o, state(o), readyOf.apply(o), age(o), waveOf.apply(o), "cycle", List.of(), List.of());
     }
     path.add(o);
     List<Node> owners = new ArrayList<>();
@@ -129,7 +151,7 @@ public final class TreeView {
       }
     }
     path.remove(path.size() - 1);
-    return new Node(o, state(o), age(o), waveOf.apply(o), keptBecause.apply(o), owners, usage.of(o));
+    return new Node(o, state(o), readyOf.apply(o), age(o), waveOf.apply(o), keptBecause.apply(o), owners, usage.of(o));
   }
 
   /** SPEC's states. */
@@ -190,10 +212,16 @@ public final class TreeView {
     node.usage().forEach(l -> out.add(indent + trunk + l.text(node.object())));
   }
 
+  /** kubectl-tree's READY: {@code Ready=True}, else the status with its reason; nothing without the condition. */
+  private static String ready(Readiness.Ready r) {
+    return r == null ? "" : "  Ready=" + r.status() + (r.status().equals("True") || r.reason() == null ? ""
+        : " (" + r.reason() + ")");
+  }
+
   private static String line(Node n) {
     List<String> others = new ArrayList<>(n.object().finalizers());
     String stateText = n.state().equals("alive") ? n.state() : Output.color(n.state(), "33");
-    return name(n.object()) + "  " + stateText + "  " + n.age() + (n.wave() == null ? "" : "  wave " + n.wave())
+    return name(n.object()) + "  " + stateText + ready(n.ready()) + "  " + n.age() + (n.wave() == null ? "" : "  wave " + n.wave())
         + (others.isEmpty() ? "" : "  finalizers " + others)
         + (n.note() == null ? "" : "  (" + n.note() + ")");
   }

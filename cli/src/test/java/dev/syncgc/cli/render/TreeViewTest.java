@@ -3,7 +3,9 @@ package dev.syncgc.cli.render;
 import static dev.syncgc.core.TestObjects.graphOf;
 import static dev.syncgc.core.TestObjects.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.syncgc.cli.cluster.Readiness;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
 import java.time.Instant;
@@ -29,6 +31,35 @@ class TreeViewTest {
         "└── Widget/k  alive  90s  (kept: syncgc.dev/keep=\"true\")"), TreeView.lines(root));
     assertEquals("kept: syncgc.dev/keep=\"true\"", ((List<Map<String, Object>>) root.model("dependents")
         .get("dependents")).get(1).get("note"));
+  }
+
+  /** kubectl-tree's READY: the Ready condition's status (with its reason when not True), nothing without one. */
+  @Test
+  @SuppressWarnings("unchecked")
+  void eachObjectShowsItsReadyConditionAndNothingWithoutOne() {
+    ObjectMetadata r = obj("r").build();
+    DependencyGraph g = graphOf(r, obj("a").ownedBy("r").build(), obj("b").ownedBy("r").build(),
+        obj("c").ownedBy("r").build());
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    Map<String, Readiness.Ready> ready = Map.of("a", new Readiness.Ready("True", "Done"),
+        "b", new Readiness.Ready("False", "CrashLoopBackOff"), "c", new Readiness.Ready("Unknown", null));
+
+    TreeView.Node root = new TreeView(g, uid -> t, m -> null, m -> null, m -> ready.get(m.uid()), t.plusSeconds(90))
+        .below(r);
+
+    assertEquals(List.of(
+        "Widget/r  alive  90s",
+        "├── Widget/a  alive  Ready=True  90s",
+        "├── Widget/b  alive  Ready=False (CrashLoopBackOff)  90s",
+        "└── Widget/c  alive  Ready=Unknown  90s"), TreeView.lines(root));
+    Map<String, Object> model = root.model("dependents");
+    assertFalse(model.containsKey("ready"));
+    List<Map<String, Object>> children = (List<Map<String, Object>>) model.get("dependents");
+    assertEquals("True", children.get(0).get("ready"));
+    assertEquals("Done", children.get(0).get("readyReason"));
+    assertEquals("False", children.get(1).get("ready"));
+    assertEquals("CrashLoopBackOff", children.get(1).get("readyReason"));
+    assertFalse(children.get(2).containsKey("readyReason"));
   }
 
   @Test
