@@ -47,7 +47,10 @@ public final class DeleteCommand implements Callable<Integer> {
   /** How long to wait, once the owner is gone with dependents left, for the operator's Event saying why. */
   static final Duration EVENT_GRACE = Duration.ofSeconds(5);
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Made at the first DELETE, not when picocli builds the command line (every start, every TAB). */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   @Mixin ClusterOptions options;
 
@@ -229,7 +232,7 @@ public final class DeleteCommand implements Callable<Integer> {
     HttpResponse<String> response;
     try {
       response = http.sendAsync(http.newHttpRequestBuilder().uri(base + kind.path(namespace, name))
-          .method("DELETE", "application/json", JSON.writeValueAsString(body)).build(), String.class)
+          .method("DELETE", "application/json", Json.MAPPER.writeValueAsString(body)).build(), String.class)
           .get(60, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

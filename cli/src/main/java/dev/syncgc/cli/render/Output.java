@@ -10,7 +10,10 @@ import java.util.Locale;
 
 /** Prints a result for people (text) or scripts ({@code -o json|yaml}); the model is plain maps and lists. */
 public final class Output {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  /** Made at the first -o json, not at every start. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  }
 
   private final String format;
   private final PrintStream out;
@@ -36,7 +39,7 @@ public final class Output {
   /** Prints {@code model} as JSON or YAML; only for {@code -o json|yaml}. */
   public void data(Object model) {
     try {
-      out.print(format.equals("json") ? JSON.writeValueAsString(model) + "\n" : Serialization.asYaml(model));
+      out.print(format.equals("json") ? Json.MAPPER.writeValueAsString(model) + "\n" : Serialization.asYaml(model));
     } catch (Exception e) {
       throw new CliException(ExitCodes.ERROR, "cannot print the result: " + e.getMessage());
     }
