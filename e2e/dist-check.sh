@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the release artifacts `make dist` wrote (`make dist-check` runs it): the krew manifest against its
-# archive (and that the check refuses a wrong sha256), no Prometheus class in the plugin's jar, the chart
+# archive (and that the check refuses a wrong sha256), no Prometheus class in the plugin's jar, the
+# plugin's completion as krew unpacks it, the chart
 # package (LICENSE, helm lint --strict with an image, appVersion, artifacthub.io/images at VERSION), the
 # jars' CycloneDX SBOMs, the Dockerfile's image labels, the image's SBOM once `make dist-sign` wrote it,
 # and SHA256SUMS. Exits 1 at the first check that fails, naming it.
@@ -36,6 +37,13 @@ found=$(unzip -Z1 "$jar" | grep -E '^io/(prometheus/|micrometer/prometheus).*\.c
 rm -f "$jar"
 [[ -z $found ]] || fail "the plugin's jar holds $(wc -l <<<"$found") Prometheus classes, such as $(head -1 <<<"$found")"
 
+# the plugin as krew unpacks it runs: its completion prints the subcommands and cobra's directive, nothing else
+stage=$(mktemp -d)
+tar -C "$stage" -xzf "$KREW_ARCHIVE"
+out=$(XDG_CACHE_HOME=$stage/cache "$stage/kubectl_complete-syncgc" '')
+rm -rf "$stage"
+grep -x tree >/dev/null <<<"$out" && [[ $(grep -v '^[a-z]*$' <<<"$out") == ":4" ]] \
+  || fail "the krew archive's kubectl_complete-syncgc printed: $out"
 tar -tzf "$CHART" | grep -x syncgc/LICENSE >/dev/null || fail "the chart package lacks LICENSE"
 # the chart names no image of its own: lint it with one
 "$HELM" lint --strict "$CHART" --set image.repository="$IMAGE" >/dev/null
