@@ -1,7 +1,7 @@
 package dev.syncgc.cli.commands;
 
 import dev.syncgc.cli.render.TreeView;
-import dev.syncgc.core.deletion.InUse;
+import dev.syncgc.core.deletion.inuse.InUse;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;

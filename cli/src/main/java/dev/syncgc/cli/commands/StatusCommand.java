@@ -5,7 +5,7 @@ import dev.syncgc.cli.cluster.OperatorInfo;
 import dev.syncgc.cli.cluster.Snapshot;
 import dev.syncgc.cli.render.Output;
 import dev.syncgc.cli.render.TreeView;
-import dev.syncgc.core.deletion.InUse;
+import dev.syncgc.core.deletion.inuse.InUse;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;

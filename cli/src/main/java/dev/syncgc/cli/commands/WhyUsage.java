@@ -2,8 +2,8 @@ package dev.syncgc.cli.commands;
 
 import dev.syncgc.cli.render.TreeView;
 import dev.syncgc.cli.render.UsageView;
-import dev.syncgc.core.deletion.InUse;
 import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.deletion.inuse.InUse;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;

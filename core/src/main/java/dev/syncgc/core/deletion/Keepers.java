@@ -19,7 +19,7 @@ import java.util.function.ToIntFunction;
  * Whether a dependent of an owner under synchronous deletion is kept by another owner (SPEC
  * "Synchronous deletion", step 2). One instance serves one plan: rings are worked out once.
  */
-final class Keepers {
+public final class Keepers {
   /** What the dependent's other owners do for it. */
   enum Keeper {
     /** Nothing: it goes with the owner. */
@@ -127,7 +127,7 @@ final class Keepers {
   }
 
   /** As above, for an owner being deleted, with {@code cascades} the settings in force. */
-  static boolean deletesDependents(ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
+  public static boolean deletesDependents(ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
     return owner.hasFinalizer(Names.FOREGROUND_FINALIZER) || cascadesNow(owner, cascades);
   }
 

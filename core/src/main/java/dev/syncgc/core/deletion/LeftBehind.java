@@ -1,5 +1,6 @@
 package dev.syncgc.core.deletion;
 
+import dev.syncgc.core.deletion.inuse.InUse;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.graph.OwnerState;

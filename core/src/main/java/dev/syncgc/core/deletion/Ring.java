@@ -110,7 +110,7 @@ public final class Ring {
    * A closed path through {@code start}: the shortest way back to it staying inside {@code inside}
    * (breadth first), {@code start} first and last. Empty if there is none.
    */
-  static <T> List<T> closedPath(T start, Collection<T> inside, Function<T, ? extends Collection<T>> successors) {
+  public static <T> List<T> closedPath(T start, Collection<T> inside, Function<T, ? extends Collection<T>> successors) {
     Set<T> allowed = new HashSet<>(inside);
     Map<T, T> parent = new HashMap<>();
     Deque<T> queue = new ArrayDeque<>(List.of(start));

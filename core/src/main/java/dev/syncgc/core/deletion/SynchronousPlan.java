@@ -1,5 +1,8 @@
 package dev.syncgc.core.deletion;
 
+import dev.syncgc.core.deletion.inuse.InUse;
+import dev.syncgc.core.deletion.inuse.UsersFirst;
+import dev.syncgc.core.deletion.inuse.UsersRing;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;

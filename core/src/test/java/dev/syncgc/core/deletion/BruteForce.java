@@ -14,10 +14,10 @@ import java.util.Set;
  * The SPEC's rules worked out from a set of objects alone, with none of the planner's code and the
  * most naive algorithms: reachability by repeated passes, rings as mutual reachability.
  */
-final class BruteForce {
+public final class BruteForce {
   private final Map<String, ObjectMetadata> objects;
 
-  BruteForce(Map<String, ObjectMetadata> objects) {
+  public BruteForce(Map<String, ObjectMetadata> objects) {
     this.objects = objects;
   }
 
@@ -77,13 +77,13 @@ final class BruteForce {
   }
 
   /** The edge owner → dependent, both observed, through a valid reference. */
-  boolean edge(String owner, String dependent) {
+  public boolean edge(String owner, String dependent) {
     ObjectMetadata d = objects.get(dependent);
     return d != null && objects.containsKey(owner) && validlyOwnedBy(d, owner);
   }
 
   /** Objects reachable from {@code from} through one or more edges. */
-  Set<String> reach(String from) {
+  public Set<String> reach(String from) {
     Set<String> reached = new HashSet<>();
     boolean grew = true;
     while (grew) {
@@ -99,7 +99,7 @@ final class BruteForce {
   }
 
   /** The ring of {@code uid}: itself and whatever it reaches that reaches it back. */
-  Set<String> ring(String uid) {
+  public Set<String> ring(String uid) {
     Set<String> ring = new HashSet<>();
     ring.add(uid);
     for (String v : reach(uid)) {
@@ -181,7 +181,7 @@ final class BruteForce {
     return garbage;
   }
 
-  static BruteForce of(List<ObjectMetadata> objects) {
+  public static BruteForce of(List<ObjectMetadata> objects) {
     Map<String, ObjectMetadata> map = new java.util.LinkedHashMap<>();
     objects.forEach(o -> map.put(o.uid(), o));
     return new BruteForce(map);

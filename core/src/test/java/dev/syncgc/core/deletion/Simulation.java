@@ -15,9 +15,9 @@ import java.util.Set;
  * every object deleted by syncgc follows {@code Synchronous}, waves and {@code on-timeout} come from
  * annotations, and checks run before each step and at each removal.
  */
-final class Simulation {
+public final class Simulation {
   /** Called before steps are applied, with the objects as the planner saw them. */
-  interface Checks {
+  public interface Checks {
     void planned(ObjectMetadata owner, List<Step> steps, Map<String, ObjectMetadata> seen);
 
     /** @param unit the objects released together with it (a ring), itself included */
@@ -39,7 +39,7 @@ final class Simulation {
 
   private final DeletionRun run;
 
-  Simulation(List<ObjectMetadata> world, Checks checks) {
+  public Simulation(List<ObjectMetadata> world, Checks checks) {
     run = new DeletionRun(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), TestObjects.graph(),
         world, o -> DeletionSettings.fromAnnotations(o.annotations()).orElse(SYNCHRONOUS), Worlds.NOW,
         new DeletionRun.Listener() {
@@ -60,7 +60,7 @@ final class Simulation {
    * The user deletes {@code root} and the whole deletion is played (no time passes: a deadline never
    * comes), other controllers' holds released once it settles; the uids removed, in order.
    */
-  static List<String> played(List<ObjectMetadata> world, String root) {
+  public static List<String> played(List<ObjectMetadata> world, String root) {
     Simulation sim = new Simulation(world, Checks.NONE);
     sim.delete(root);
     sim.run(200);
@@ -69,30 +69,30 @@ final class Simulation {
     return sim.removed();
   }
 
-  static int wave(ObjectMetadata o) {
+  public static int wave(ObjectMetadata o) {
     return DeletionSettings.fromAnnotations(o.annotations()).wave();
   }
 
-  Map<String, ObjectMetadata> objects() {
+  public Map<String, ObjectMetadata> objects() {
     return run.objects();
   }
 
-  List<String> removed() {
+  public List<String> removed() {
     return run.removed();
   }
 
   /** The user deletes an opted-in object. */
-  void delete(String uid) {
+  public void delete(String uid) {
     run.delete(uid);
   }
 
   /** Other controllers let go of everything they hold. */
-  void releaseHolds() {
+  public void releaseHolds() {
     run.releaseForeignFinalizers(false);
   }
 
   /** Plans every object under synchronous deletion until nothing changes; false if it never settles. */
-  boolean run(int maxPasses) {
+  public boolean run(int maxPasses) {
     return run.run(maxPasses);
   }
 }

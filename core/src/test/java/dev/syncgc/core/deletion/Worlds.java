@@ -19,10 +19,10 @@ import net.jqwik.api.Tuple;
  * owners of untracked kinds, deletion states, deadlines (none yet, ahead or passed; {@code on-timeout}
  * Release or Keep), other controllers' finalizers and deletion waves. The property tests print how often each of these occurs.
  */
-final class Worlds {
+public final class Worlds {
   static final Instant NOW = Instant.parse("2024-01-01T00:10:00Z");
-  static final String HOLD = "example.com/hold";
-  static final int MAX_OBJECTS = 12;
+  public static final String HOLD = "example.com/hold";
+  public static final int MAX_OBJECTS = 12;
   static final int GHOSTS = 2;
 
   private Worlds() {}
@@ -38,14 +38,14 @@ final class Worlds {
   record LinkSpec(int owner, LinkScope scope, boolean tracked) {}
 
   /** {@code keep}: {@code on-timeout: Keep}, else Release (the default). */
-  record ObjSpec(String namespace, State state, Deadline deadline, boolean keep, boolean held, int wave,
+  public record ObjSpec(String namespace, State state, Deadline deadline, boolean keep, boolean held, int wave,
       List<LinkSpec> owners) {}
 
-  static String uid(int i, int n) {
+  public static String uid(int i, int n) {
     return i < n ? "o" + i : "ghost" + (i - n);
   }
 
-  static List<ObjectMetadata> build(List<ObjSpec> specs) {
+  public static List<ObjectMetadata> build(List<ObjSpec> specs) {
     int n = specs.size();
     List<ObjectMetadata> objects = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -199,7 +199,7 @@ final class Worlds {
    * something to delete (with the snapshots' mix, a reference that keeps by default sits on most
    * objects and two thirds of the runs delete nothing but the deleted object).
    */
-  static Arbitrary<List<ObjSpec>> alive() {
+  public static Arbitrary<List<ObjSpec>> alive() {
     return Combinators.combine(
         Arbitraries.frequency(Tuple.of(8, "a"), Tuple.of(1, "b"), Tuple.of(1, "")),
         Arbitraries.frequency(Tuple.of(3, State.ALIVE), Tuple.of(1, State.ALIVE_WITH_FINALIZER)),

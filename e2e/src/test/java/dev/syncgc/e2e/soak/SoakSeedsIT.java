@@ -33,7 +33,7 @@ class SoakSeedsIT {
       new Fixed(-4662751325265996879L, 4, 12, 2, Soak.Uses.ALL, "84a3aa0, no fault: n2-0 (under n1-0 and n1-3)"
           + " uses n1-2, which owns a ring of five whose leaf uses n1-3: a cycle of use and ownership through the"
           + " ring, but the ring counted as staying (a loop of owners), so n1-2 and n1-3 waited for their users"
-          + " and the root for ever; fixed by Goes (a ring under an owner that goes, kept by nothing else, goes)"),
+          + " and the root for ever; fixed by WillGo (a ring under an owner that goes, kept by nothing else, goes)"),
       new Fixed(5448005833463982636L, 4, 12, 7, Soak.Uses.ALL, "882cb20, PAUSE_LEADER: n2-0 and n2-1 were shared"
           + " with n1-0, a dependent of the root another owner keeps; n1-0 counted as under deletion, so n1-4 and"
           + " n1-6 were raised to n1-5's wave 2 and went before n1-2; fixed in a426891 (WavesByUse: an object"

@@ -1,4 +1,4 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
@@ -51,7 +51,7 @@ public final class InUse {
    * Whether a deletion under way waits for the object's dependents, as far as its metadata tells
    * (the CLI's view): foreground deletion, or syncgc's finalizer with {@code Synchronous} recorded or
    * put there by a cascade.
-   * The operator asks its settings in force instead ({@link DeletionPlanner}'s {@code cascades}).
+   * The operator asks its settings in force instead ({@link dev.syncgc.core.deletion.DeletionPlanner}'s {@code cascades}).
    */
   static final Predicate<ObjectMetadata> CASCADES_BY_METADATA = o -> o.hasFinalizer(Names.FOREGROUND_FINALIZER)
       || o.hasFinalizer(Names.FINALIZER) && !o.hasFinalizer(Names.ORPHAN_FINALIZER)
@@ -67,7 +67,7 @@ public final class InUse {
    * many times: every dependent, every step of a ring search, every blocker), by instance, as the
    * graph handed them out for this plan.
    */
-  static final class Lookup {
+  public static final class Lookup {
     final DependencyGraph graph;
     private final Predicate<ObjectMetadata> kept;
     private final Map<ObjectMetadata, List<ObjectMetadata>> users = new IdentityHashMap<>();
@@ -77,7 +77,7 @@ public final class InUse {
     }
 
     /** @param kept whether an object is kept itself (SPEC "Keep one dependent"): it stays, whatever goes above it */
-    Lookup(DependencyGraph graph, Predicate<ObjectMetadata> kept) {
+    public Lookup(DependencyGraph graph, Predicate<ObjectMetadata> kept) {
       this.graph = graph;
       this.kept = kept;
     }
@@ -90,7 +90,7 @@ public final class InUse {
       return kept;
     }
 
-    List<ObjectMetadata> users(ObjectMetadata used) {
+    public List<ObjectMetadata> users(ObjectMetadata used) {
       List<ObjectMetadata> found = users.get(used);
       if (found == null) {
         found = InUse.users(graph, used);
@@ -105,12 +105,12 @@ public final class InUse {
    *     already: users that use each other inside one cascade go as a unit too
    * @param cascades whether an object being deleted deletes its dependents before it goes
    */
-  static Hold of(Lookup lookup, ObjectMetadata used, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
+  public static Hold of(Lookup lookup, ObjectMetadata used, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
     return of(lookup, used, new UsersRing(lookup, going, cascades));
   }
 
   /** As above, the ring searched by {@code rings}: one for all the objects a plan asks about. */
-  static Hold of(Lookup lookup, ObjectMetadata used, UsersRing rings) {
+  public static Hold of(Lookup lookup, ObjectMetadata used, UsersRing rings) {
     List<ObjectMetadata> users = lookup.users(used);
     if (users.isEmpty()) {
       return Hold.NONE;
@@ -123,7 +123,7 @@ public final class InUse {
    * it being deleted (an owner that uses its own dependent, ownership and use in a ring: its cascade
    * is what deletes the dependent, and it can only go after it).
    */
-  static List<ObjectMetadata> users(DependencyGraph graph, ObjectMetadata used) {
+  public static List<ObjectMetadata> users(DependencyGraph graph, ObjectMetadata used) {
     List<ObjectMetadata> users = new ArrayList<>();
     for (ObjectMetadata user : graph.usersOf(used)) {
       if (!user.ref().equals(used.ref()) && !below(graph, user, used.ref())

@@ -1,4 +1,4 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
 import static dev.syncgc.core.TestObjects.graphOf;
 import static dev.syncgc.core.TestObjects.obj;
@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.TestObjects;
+import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.Plans;
+import dev.syncgc.core.deletion.Simulation;
+import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;

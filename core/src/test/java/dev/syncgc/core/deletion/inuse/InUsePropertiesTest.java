@@ -1,9 +1,14 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.TestObjects;
+import dev.syncgc.core.deletion.BruteForce;
+import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.Simulation;
+import dev.syncgc.core.deletion.Step;
+import dev.syncgc.core.deletion.Worlds;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import java.util.ArrayDeque;

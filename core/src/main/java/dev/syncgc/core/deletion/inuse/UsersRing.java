@@ -1,5 +1,6 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
+import dev.syncgc.core.deletion.Ring;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.Names;
@@ -31,10 +32,10 @@ import java.util.function.Predicate;
  * </ul>
  * The hold on X is a deadlock when every user's "gone" waits, step by step, for X's "started": a ring of
  * use (Y uses X, X uses Y), use and ownership (a uses b, b uses c, a owns c), or a shared dependent (u
- * uses x, both own d). Only while every object on the way goes ({@link Goes}: being deleted, in the cascade, or under
+ * uses x, both own d). Only while every object on the way goes ({@link WillGo}: being deleted, in the cascade, or under
  * a cascading owner with no owner that stays): a user that stays keeps the object.
  */
-final class UsersRing {
+public final class UsersRing {
   /**
    * One step of one object's deletion, told apart by the object's reference (equal by uid: the graph may
    * hand out another instance of the same object); {@code object} is the version the search looked at.
@@ -57,7 +58,7 @@ final class UsersRing {
 
   private final DependencyGraph graph;
   private final InUse.Lookup lookup;
-  private final Goes goes;
+  private final WillGo willGo;
   /**
    * What each step waits for, worked out once: one search per used object asks about the same steps
    * (a plan searches from each of an owner's dependents, over the same graph, going and cascades).
@@ -65,10 +66,10 @@ final class UsersRing {
   private final Map<Step, List<Step>> edges = new HashMap<>();
 
   /** For one plan: searches from any number of used objects share what they learn of the graph. */
-  UsersRing(InUse.Lookup lookup, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
+  public UsersRing(InUse.Lookup lookup, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
     this.graph = lookup.graph;
     this.lookup = lookup;
-    this.goes = new Goes(graph, going, cascades, lookup.kept());
+    this.willGo = new WillGo(graph, going, cascades, lookup.kept());
   }
 
   /**
@@ -84,7 +85,7 @@ final class UsersRing {
     Map<Step, List<Step>> waitedOnBy = new HashMap<>(); // the edges found, reversed
     while (!todo.isEmpty()) { // whatever its size: no search limit that ends in holding for ever
       Step step = todo.pop();
-      if (!goes.test(step.object())) {
+      if (!willGo.test(step.object())) {
         return List.of();
       }
       List<Step> before = edges.computeIfAbsent(step, this::waitsFor);
@@ -122,9 +123,9 @@ final class UsersRing {
       if (held) {
         before.add(new Step(o, false));
       }
-      if (goes.waitsForDependents(o)) {
+      if (willGo.waitsForDependents(o)) {
         for (ObjectMetadata d : graph.dependentsOf(o.ref())) {
-          if (goes.test(d)) { // one another owner keeps is let go of (its reference removed), not waited for
+          if (willGo.test(d)) { // one another owner keeps is let go of (its reference removed), not waited for
             before.add(new Step(d, true));
           }
         }

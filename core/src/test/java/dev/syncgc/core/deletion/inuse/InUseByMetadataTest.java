@@ -1,4 +1,4 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
 import static dev.syncgc.core.TestObjects.graphOf;
 import static dev.syncgc.core.TestObjects.obj;

@@ -1,5 +1,6 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
+import dev.syncgc.core.deletion.Keepers;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -17,7 +18,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Whether an object goes ({@link UsersRing}), or may go ({@link #mayGo}, for {@link WavesByUse}): it is
+ * Whether an object will go ({@link UsersRing}), or may go ({@link #mayGo}, for {@link WavesByUse}): it is
  * being deleted, or in the cascade under way, or
  * a cascade above it deletes it: every owner of it goes and waits for it (an owner that stays keeps
  * it), and one of them is on its way down from a deletion. The last part is what a ring of owners
@@ -29,7 +30,7 @@ import java.util.function.Predicate;
  * spread down, then what no deletion reaches stays too, until nothing changes. Each answer is kept for
  * the plan.
  */
-final class Goes {
+final class WillGo {
   private final DependencyGraph graph;
   private final Set<ObjectRef> going;
   private final Predicate<ObjectMetadata> cascades;
@@ -41,7 +42,7 @@ final class Goes {
    * @param cascades whether an object being deleted deletes its dependents before it goes
    * @param kept whether an object is kept itself (SPEC "Keep one dependent"): not being deleted, it stays
    */
-  Goes(DependencyGraph graph, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
+  WillGo(DependencyGraph graph, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
     this.graph = graph;
     this.going = going;
     this.cascades = cascades;
@@ -54,8 +55,8 @@ final class Goes {
    * that stays, orphans, or is held by another controller's finalizer keeps it, as for the ring rule.
    * {@link UsersRing} asks the stricter question.
    */
-  static Goes mayGo(DependencyGraph graph, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
-    return new Goes(graph, Set.of(), o -> Keepers.deletesDependents(o, cascades), kept);
+  static WillGo mayGo(DependencyGraph graph, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
+    return new WillGo(graph, Set.of(), o -> Keepers.deletesDependents(o, cascades), kept);
   }
 
   boolean test(ObjectMetadata o) {

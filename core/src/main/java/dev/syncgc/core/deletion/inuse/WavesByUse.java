@@ -1,4 +1,4 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
@@ -104,7 +104,7 @@ final class WavesByUse {
    */
   private void crossings(InUse.Lookup lookup, ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
     DependencyGraph graph = lookup.graph();
-    Goes mayGo = Goes.mayGo(graph, cascades, lookup.kept()); // an object another owner keeps is no part of a wait across subtrees
+    WillGo mayGo = WillGo.mayGo(graph, cascades, lookup.kept()); // an object another owner keeps is no part of a wait across subtrees
     for (Map.Entry<ObjectRef, Set<ObjectRef>> e : rootsOf.entrySet()) {
       ObjectMetadata o = graph.get(e.getKey());
       if (o == null) {

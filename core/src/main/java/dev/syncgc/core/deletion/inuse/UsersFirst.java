@@ -1,5 +1,6 @@
-package dev.syncgc.core.deletion;
+package dev.syncgc.core.deletion.inuse;
 
+import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import java.util.HashMap;
@@ -16,8 +17,8 @@ import java.util.function.ToIntFunction;
  * first, whatever their waves or subtrees: where uses cross the dependents' subtrees, the waves give
  * way ({@link WavesByUse}), so that a user is never held back behind what it uses.
  */
-final class UsersFirst {
-  static final UsersFirst NONE = new UsersFirst(Map.of(), Map.of(), null, List.of());
+public final class UsersFirst {
+  public static final UsersFirst NONE = new UsersFirst(Map.of(), Map.of(), null, List.of());
 
   private final Map<ObjectRef, List<ObjectMetadata>> held; // dependent -> its users
   private final Map<ObjectRef, Integer> waves; // the wave each dependent counts in, when raised
@@ -33,7 +34,7 @@ final class UsersFirst {
   }
 
   /** For the dependents an owner waits for (the owner itself among them, if it owns itself). */
-  static UsersFirst of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
+  public static UsersFirst of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
     Map<ObjectRef, List<ObjectMetadata>> held = new HashMap<>();
     Map<Set<ObjectRef>, Step.RingOfUsers> rings = new LinkedHashMap<>(); // one each, whichever member found it
@@ -56,17 +57,17 @@ final class UsersFirst {
   }
 
   /** The rings of use (with ownership) among the dependents, released as units: each to be named once. */
-  List<Step.RingOfUsers> rings() {
+  public List<Step.RingOfUsers> rings() {
     return rings;
   }
 
   /** Whether the dependent has users left: it waits, whatever its wave. */
-  boolean held(ObjectMetadata dependent) {
+  public boolean held(ObjectMetadata dependent) {
     return held.containsKey(dependent.ref());
   }
 
   /** The wave the dependent counts in: its own, raised to that of what its subtree uses. */
-  int wave(ObjectMetadata dependent) {
+  public int wave(ObjectMetadata dependent) {
     Integer raised = waves.get(dependent.ref());
     return raised != null ? raised : waveOf.applyAsInt(dependent);
   }
