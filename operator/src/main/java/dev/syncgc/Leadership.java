@@ -2,6 +2,7 @@ package dev.syncgc;
 
 import dev.syncgc.config.OperatorConfig;
 import dev.syncgc.engine.Engine;
+import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -35,7 +36,7 @@ final class Leadership {
    * stops leading exits.
    */
   io.javaoperatorsdk.operator.Operator start(KubernetesClient client, PrometheusMeterRegistry registry,
-      Engine engine, Runnable whenLeading) {
+      SyncgcMetrics metrics, Engine engine, Runnable whenLeading) {
     boolean policyCrd = client.apiextensions().v1().customResourceDefinitions()
         .withName(POLICY_CRD).get() != null;
     if (!policyCrd) {
@@ -73,7 +74,9 @@ final class Leadership {
     if (!config.leaderElection) {
       PolicyReconciler.loadAll(client, engine.policies()); // before the reconciler runs, see loadAll
     }
-    josdk.register(new PolicyReconciler(engine.policies()));
+    PolicyReconciler reconciler = new PolicyReconciler(engine.policies());
+    metrics.policiesNotReady(reconciler::notReady);
+    josdk.register(reconciler);
     josdk.start();
     return josdk;
   }

@@ -94,7 +94,7 @@ public final class Operator {
         new OutOfScopeRelease.Scope(groupKind -> coversKind(groupKind, engine, discovery),
             config.engineSettings().namespaces()));
     io.javaoperatorsdk.operator.Operator josdk = new Leadership(config, hostname())
-        .start(client, registry, engine, outOfScope::start);
+        .start(client, registry, metrics, engine, outOfScope::start);
     if (josdk == null || !config.leaderElection) {
       engine.startWorkers();
       outOfScope.start();

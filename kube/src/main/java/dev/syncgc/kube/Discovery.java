@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +51,8 @@ public final class Discovery {
   });
 
   private volatile List<String> unread = List.of();
+  /** Failed reads: a whole refresh, or one group-version in it ({@code syncgc_discovery_failures_total}). */
+  private final AtomicLong failures = new AtomicLong();
   /** What {@link Source#servedDigest} last said at a refresh (null until it said anything). */
   private String lastDigest;
 
@@ -90,9 +93,16 @@ public final class Discovery {
 
   /** Reads every served group-version ({@link ServedRead}: one that fails keeps what it last said). */
   public synchronized void refresh() {
-    ServedRead read = ServedRead.read(source, last);
+    ServedRead read;
+    try {
+      read = ServedRead.read(source, last);
+    } catch (RuntimeException e) {
+      failures.incrementAndGet();
+      throw e;
+    }
     last = read;
     unread = read.unread();
+    failures.addAndGet(unread.size());
     Map<String, TrackedKind> kinds = new HashMap<>();
     Map<String, Scope> scope = new HashMap<>();
     read.byGroupVersion().forEach((gv, list) -> {
@@ -206,6 +216,11 @@ public final class Discovery {
    */
   public List<String> unreadGroupVersions() {
     return unread;
+  }
+
+  /** Discovery reads that failed since the start: whole refreshes, and group-versions within one. */
+  public long failures() {
+    return failures.get();
   }
 
   /**

@@ -171,8 +171,11 @@ public final class KubeApi {
         .uri(base + kind.collectionPath(kind.namespaced() ? namespace : null) + query)
         .setHeader("Accept", METADATA_ONLY_OBJECT).forStreaming()
         .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).build();
-    return http.consumeBytes(request, consumer).whenComplete((response, failure) ->
-        metrics.apiRequest("watch", response == null ? 0 : response.code()));
+    long sent = System.nanoTime();
+    return http.consumeBytes(request, consumer).whenComplete((response, failure) -> {
+      metrics.apiLatency("watch", Duration.ofNanos(System.nanoTime() - sent));
+      metrics.apiRequest("watch", response == null ? 0 : response.code());
+    });
   }
 
   private GenericKubernetesResourceList list(TrackedKind kind, String namespace, String continueToken) {
@@ -208,6 +211,7 @@ public final class KubeApi {
         return ApiResult.notSent(why);
       }
       HttpResponse<String> response;
+      long sent = System.nanoTime();
       CompletableFuture<HttpResponse<String>> answer = http.sendAsync(request, String.class);
       try {
         // the request's timeout covers the answer's headers; this, a body that never ends
@@ -218,9 +222,11 @@ public final class KubeApi {
         return new ApiResult(0, "interrupted");
       } catch (ExecutionException | TimeoutException e) {
         answer.cancel(true);
+        metrics.apiLatency(verb, Duration.ofNanos(System.nanoTime() - sent));
         metrics.apiRequest(verb, 0);
         return new ApiResult(0, String.valueOf(e.getCause() == null ? e : e.getCause()));
       }
+      metrics.apiLatency(verb, Duration.ofNanos(System.nanoTime() - sent));
       metrics.apiRequest(verb, response.code());
       Duration wait = response.code() == TooManyRequests.CODE
           ? TooManyRequests.waitBefore(retry, response.header("Retry-After"), waited)

@@ -31,6 +31,12 @@ class KubeApiTest {
     }
 
     @Override
+    public void apiLatency(String verb, java.time.Duration took) {
+      assertTrue(!took.isNegative(), took.toString());
+      counted.merge(verb + " timed", 1, Integer::sum);
+    }
+
+    @Override
     public void callNotSent(String verb) {
       counted.merge(verb + " not sent", 1, Integer::sum);
     }
@@ -69,6 +75,7 @@ class KubeApiTest {
     assertTrue(seen().stream().allMatch(s -> s.equals("DELETE /api/v1/namespaces/ns/configmaps/cm")), seen().toString());
     assertEquals(2, requests("delete", "429"));
     assertEquals(1, requests("delete", "200"));
+    assertEquals(3, requests("delete", "timed"), "each request sent has its latency observed: " + counted);
   }
 
   @Test

@@ -95,12 +95,14 @@ class ServedKindsTest {
     served.trackNew();
     assertEquals(List.of("track /ConfigMap"), calls);
     assertEquals(List.of("metrics.dev/v1"), discovery.unreadGroupVersions());
+    assertEquals(1, discovery.failures(), "the failed read counted");
 
     failing.clear();
     discovery.refreshIfGroupsChanged(); // what the served-kinds timer calls
     served.trackNew();
     assertEquals(List.of("track /ConfigMap", "track metrics.dev/Sample"), calls);
     assertEquals(List.of(), discovery.unreadGroupVersions());
+    assertEquals(1, discovery.failures(), "a read that answers is not counted");
   }
 
   /**

@@ -44,7 +44,8 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   private final Discovery discovery;
   private final ObjectStates states;
   private final InUseHolds holds;
-  private final WorkQueue queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2));
+  private final WorkQueue queue;
+  private final SyncgcMetrics metrics;
   private final Reflectors reflectors;
   private final FreshnessBarrier barrier;
   private final ParallelCalls calls;
@@ -69,6 +70,8 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
       EventRecorder events, SyncgcMetrics metrics, Clock clock,
       Function<String, Map<String, String>> namespaceLabels) {
     this.discovery = discovery;
+    this.metrics = metrics;
+    this.queue = new WorkQueue(Duration.ofMillis(100), Duration.ofMinutes(2), metrics.queueMeters());
     this.pauses = new PauseWatch(System::nanoTime, settings.pauseLimit());
     this.holds = new InUseHolds(System::nanoTime, clock);
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
@@ -92,6 +95,8 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.workers = new Workers(queue, sync::sync, settings.workers());
     metrics.silentWatches(reflectors::silentWatchesRestarted);
     metrics.unreadGroupVersions(() -> discovery.unreadGroupVersions().size());
+    metrics.discoveryFailures(discovery::failures);
+    metrics.leader(() -> workers.progress().workersRunning()); // the workers run while this replica leads
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
         graph::virtualSize, queue::depth);
     metrics.inUseGauges(holds::count, holds::oldestAgeSeconds);
@@ -100,6 +105,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
   /** Starts watching a kind; completes when its initial list is in the graph. */
   public CompletableFuture<Void> track(TrackedKind kind) {
     discovery.learn(kind);
+    metrics.watchRestarts(kindLabel(kind), Reflectors.RESTART_REASONS); // at 0 from the start, for alerts
     return reflectors.track(kind);
   }
 
@@ -131,6 +137,16 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
    * kind's version). One newer than the list stays: the freshness check read it after the list, and
    * the watch from the list's version will bring its deletion. An opaque resourceVersion says nothing.
    */
+  @Override
+  public void watchRestarted(TrackedKind kind, String reason) {
+    metrics.watchRestarted(kindLabel(kind), reason);
+  }
+
+  /** A kind as a metric's label: Deployment.apps, ConfigMap. */
+  private static String kindLabel(TrackedKind kind) {
+    return kind.group().isEmpty() ? kind.kind() : kind.kind() + "." + kind.group();
+  }
+
   @Override
   public void listed(TrackedKind kind, String namespace, long at, Set<String> held) {
     Removal removal = graph.removeIf(o -> o.ref().kind().equals(kind.kind())

@@ -1,5 +1,6 @@
 package dev.syncgc.engine;
 
+import dev.syncgc.metrics.QueueMeters;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -11,7 +12,7 @@ import java.util.Set;
 /**
  * A work queue as client-go's: a key is never processed by two workers at once, a key added while
  * it is processed is processed again afterwards, delayed adds are merged (the earliest wins), and
- * failures back off exponentially per key.
+ * failures back off exponentially per key. Metered as client-go's ({@link QueueMeters}).
  */
 public final class WorkQueue {
   private record Delayed(long readyAtNanos, String key) {}
@@ -31,19 +32,30 @@ public final class WorkQueue {
   private final Map<String, Integer> failures = new HashMap<>();
   private final Duration baseBackoff;
   private final Duration maxBackoff;
+  private final QueueMeters meters;
+  /** When each key waiting for a worker was added, and when each key being processed was taken. */
+  private final Map<String, Long> addedAt = new HashMap<>();
+  private final Map<String, Long> takenAt = new HashMap<>();
   private boolean shutdown;
   private long waitingSinceNanos = System.nanoTime();
   private long lastDoneNanos = waitingSinceNanos;
 
   public WorkQueue(Duration baseBackoff, Duration maxBackoff) {
+    this(baseBackoff, maxBackoff, QueueMeters.none());
+  }
+
+  public WorkQueue(Duration baseBackoff, Duration maxBackoff, QueueMeters meters) {
     this.baseBackoff = baseBackoff;
     this.maxBackoff = maxBackoff;
+    this.meters = meters;
   }
 
   public synchronized void add(String key) {
     if (shutdown || !dirty.add(key)) {
       return;
     }
+    meters.added();
+    addedAt.putIfAbsent(key, System.nanoTime());
     if (!processing.contains(key)) {
       addReady(key);
     }
@@ -74,6 +86,7 @@ public final class WorkQueue {
 
   /** Adds the key again after a delay that doubles with each consecutive failure. */
   public synchronized void addWithBackoff(String key) {
+    meters.retried();
     int n = failures.merge(key, 1, Integer::sum);
     long nanos = baseBackoff.toNanos() << Math.min(n - 1, 30);
     addAfter(key, Duration.ofNanos(Math.min(nanos, maxBackoff.toNanos())));
@@ -95,6 +108,12 @@ public final class WorkQueue {
       if (key != null) {
         dirty.remove(key);
         processing.add(key);
+        long now = System.nanoTime();
+        Long added = addedAt.remove(key);
+        if (added != null) {
+          meters.waited(now - added);
+        }
+        takenAt.put(key, now);
         return key;
       }
       Delayed next = delayed.peek();
@@ -125,6 +144,10 @@ public final class WorkQueue {
   public synchronized void done(String key) {
     processing.remove(key);
     lastDoneNanos = System.nanoTime();
+    Long taken = takenAt.remove(key);
+    if (taken != null) {
+      meters.worked(lastDoneNanos - taken);
+    }
     if (dirty.contains(key)) {
       addReady(key);
     }

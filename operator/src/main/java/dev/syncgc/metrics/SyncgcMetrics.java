@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Timer;
 import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -61,6 +62,17 @@ public final class SyncgcMetrics implements CallCounts {
     Gauge.builder("syncgc.queue.depth", queueDepth)
         .description("Objects waiting for a worker (a growing queue with idle workers means a stuck operator)")
         .register(registry);
+  }
+
+  /** The work queue's meters ({@code syncgc_queue_*}); the depth is one of {@link #gauges}. */
+  public QueueMeters queueMeters() {
+    return new QueueMeters(registry);
+  }
+
+  /** {@code syncgc_leader}: 1 while this replica leads (its workers run), else 0. */
+  public void leader(Supplier<Boolean> leading) {
+    Gauge.builder("syncgc.leader", () -> leading.get() ? 1 : 0)
+        .description("1 while this replica leads (its workers act), 0 on a standby").register(registry);
   }
 
   /** SPEC "In use": the used objects held now, and the age of the oldest hold (0 when none). */
@@ -138,6 +150,14 @@ public final class SyncgcMetrics implements CallCounts {
   }
 
   @Override
+  public void apiLatency(String verb, Duration took) {
+    Timer.builder("syncgc.api.request.duration").tag("verb", verb)
+        .description("Time from sending an API request to its answer (a watch: to its headers), by verb")
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofSeconds(70)).register(registry).record(took);
+  }
+
+  @Override
   public void callNotSent(String verb) {
     Counter.builder("syncgc.api.calls.not.sent").tag("verb", verb)
         .description("Calls a plan decided on that were not sent: the owner was asked to orphan or let go,"
@@ -150,6 +170,39 @@ public final class SyncgcMetrics implements CallCounts {
     FunctionCounter.builder("syncgc.watch.silent.restarts", restarted, r -> r.get().doubleValue())
         .description("Watches restarted because nothing (no event, no bookmark) came for longer than the limit:"
             + " a connection dropped without a close").register(registry);
+  }
+
+  /**
+   * Watches that ended other than at the API server's timeout and were opened again, by kind and why:
+   * {@code failed} (no answer, or the connection broke), {@code refused} (an answer other than 200),
+   * {@code expired} (410: listed again), {@code silent} (nothing came past the limit).
+   */
+  public void watchRestarted(String kind, String reason) {
+    watchRestartCounter(kind, reason).increment();
+  }
+
+  /** A tracked kind's watch restart counters, each reason's at 0 until it counts (an alert reads them). */
+  public void watchRestarts(String kind, List<String> reasons) {
+    reasons.forEach(reason -> watchRestartCounter(kind, reason));
+  }
+
+  private Counter watchRestartCounter(String kind, String reason) {
+    return Counter.builder("syncgc.watch.restarts").tag("kind", kind).tag("reason", reason)
+        .description("Watches ended other than at the server's timeout and opened again, by kind and reason")
+        .register(registry);
+  }
+
+  /** Discovery reads that failed: a whole refresh, or one group-version in it. */
+  public void discoveryFailures(Supplier<Number> failures) {
+    FunctionCounter.builder("syncgc.discovery.failures", failures, f -> f.get().doubleValue())
+        .description("Discovery reads that failed (a whole refresh, or one group-version of it)").register(registry);
+  }
+
+  /** GarbageCollectionPolicies whose Ready condition is False (invalid): none of their settings apply. */
+  public void policiesNotReady(Supplier<Number> count) {
+    Gauge.builder("syncgc.policies.not.ready", count)
+        .description("GarbageCollectionPolicies whose Ready condition is False (invalid, not in force);"
+            + " counted by the leader, whose reconciler judges them").register(registry);
   }
 
   /** Group-versions the API server lists whose discovery failed at the last refresh: their kinds are not tracked. */

@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +29,16 @@ public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
   private static final Duration STATUS_REFRESH = Duration.ofSeconds(10);
 
   private final Policies policies;
+  /** The policies whose Ready condition is False now ({@code syncgc_policies_not_ready}). */
+  private final Set<String> notReady = ConcurrentHashMap.newKeySet();
 
   public PolicyReconciler(Policies policies) {
     this.policies = policies;
+  }
+
+  /** How many policies this reconciler judged not Ready (invalid) at their last reconcile. */
+  public int notReady() {
+    return notReady.size();
   }
 
   /**
@@ -56,6 +65,7 @@ public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
     String name = resource.getMetadata().getName();
     if (context.isPrimaryResourceDeleted()) {
       policies.remove(name);
+      notReady.remove(name);
       log.info("policy removed policy={}", name);
       return UpdateControl.noUpdate();
     }
@@ -66,10 +76,12 @@ public class PolicyReconciler implements Reconciler<GarbageCollectionPolicy> {
       policies.put(PolicyTranslator.translate(resource));
       status.setMatchedObjects(policies.matchedBy(name));
       ready = condition("True", "Valid", "The policy is in force");
+      notReady.remove(name);
     } catch (PolicyTranslator.InvalidPolicy e) {
       policies.remove(name);
       status.setMatchedObjects(0L);
       ready = condition("False", "Invalid", e.getMessage());
+      notReady.add(name);
       log.warn("invalid policy policy={} reason=\"{}\"", name, e.getMessage());
     }
     Condition previous = resource.getStatus() == null ? null : resource.getStatus().getConditions().stream()

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.syncgc.metrics.SyncgcMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +56,33 @@ class WorkQueueTest {
 
   private String takeWithin(Duration deadline) throws Exception {
     return within(worker(), deadline);
+  }
+
+  @Test
+  void addsRetriesTimeInQueueAndWorkAreMetered() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    WorkQueue metered = new WorkQueue(Duration.ofMillis(1), Duration.ofMillis(10),
+        new SyncgcMetrics(registry).queueMeters());
+    try {
+      metered.add("a");
+      metered.add("a"); // already waiting: not added again
+      assertEquals("a", metered.take());
+      metered.addWithBackoff("a");
+      metered.done("a");
+      String scrape = registry.scrape();
+      assertTrue(scrape.contains("\nsyncgc_queue_adds_total 1.0\n"), scrape);
+      assertTrue(scrape.contains("\nsyncgc_queue_retries_total 1.0\n"), scrape);
+      assertTrue(scrape.contains("\nsyncgc_queue_duration_seconds_count 1\n"), scrape);
+      assertTrue(scrape.contains("\nsyncgc_queue_work_duration_seconds_count 1\n"), scrape);
+      assertTrue(scrape.contains("# TYPE syncgc_queue_duration_seconds histogram"), scrape);
+
+      assertEquals("a", within(threads.submit(metered::take), Duration.ofSeconds(10))); // the retry, once due
+      scrape = registry.scrape();
+      assertTrue(scrape.contains("\nsyncgc_queue_adds_total 2.0\n"), scrape);
+      assertTrue(scrape.contains("\nsyncgc_queue_duration_seconds_count 2\n"), scrape);
+    } finally {
+      metered.shutdown();
+    }
   }
 
   @Test

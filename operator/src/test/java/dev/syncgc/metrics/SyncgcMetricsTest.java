@@ -51,6 +51,33 @@ class SyncgcMetricsTest {
   }
 
   @Test
+  void latencyLeadershipWatchRestartsDiscoveryAndPoliciesAreExportedUnderTheirPrometheusNames() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    SyncgcMetrics metrics = new SyncgcMetrics(registry);
+    AtomicReference<Boolean> leading = new AtomicReference<>(false);
+    metrics.leader(leading::get);
+    metrics.apiLatency("delete", java.time.Duration.ofMillis(30));
+    metrics.watchRestarts("Deployment.apps", java.util.List.of("failed", "silent"));
+    metrics.watchRestarted("Deployment.apps", "failed");
+    metrics.watchRestarted("Deployment.apps", "failed");
+    metrics.discoveryFailures(() -> 3);
+    metrics.policiesNotReady(() -> 1);
+
+    String scrape = registry.scrape();
+    assertTrue(scrape.contains("\nsyncgc_leader 0.0\n"), scrape);
+    assertTrue(scrape.contains("# TYPE syncgc_api_request_duration_seconds histogram"), scrape);
+    assertTrue(scrape.contains("\nsyncgc_api_request_duration_seconds_count{verb=\"delete\"} 1\n"), scrape);
+    assertTrue(scrape.contains("\nsyncgc_watch_restarts_total{kind=\"Deployment.apps\",reason=\"failed\"} 2.0\n"),
+        scrape);
+    assertTrue(scrape.contains("\nsyncgc_watch_restarts_total{kind=\"Deployment.apps\",reason=\"silent\"} 0.0\n"),
+        "at 0 from the start: " + scrape);
+    assertTrue(scrape.contains("\nsyncgc_discovery_failures_total 3.0\n"), scrape);
+    assertTrue(scrape.contains("\nsyncgc_policies_not_ready 1.0\n"), scrape);
+    leading.set(true);
+    assertTrue(registry.scrape().contains("\nsyncgc_leader 1.0\n"));
+  }
+
+  @Test
   void buildInfoIsOneWithTheVersionTheRevisionAndTheJavaVersion() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new SyncgcMetrics(registry);

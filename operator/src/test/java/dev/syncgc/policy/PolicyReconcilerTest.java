@@ -46,6 +46,7 @@ class PolicyReconcilerTest {
     GarbageCollectionPolicy valid = resource("p", s -> s.setPropagation("Orphan"));
     reconciler.reconcile(valid, live());
     assertEquals(List.of("p"), new ArrayList<>(inForce.keySet()));
+    assertEquals(0, reconciler.notReady());
     Condition ready = valid.getStatus().getConditions().get(0);
     assertEquals(List.of("Ready", "True", "Valid"), List.of(ready.getType(), ready.getStatus(), ready.getReason()));
     assertEquals(4L, valid.getStatus().getMatchedObjects());
@@ -58,6 +59,10 @@ class PolicyReconcilerTest {
     assertTrue(ready.getMessage().startsWith("spec.timeout '"), ready.getMessage());
     assertEquals(0L, broken.getStatus().getMatchedObjects());
     assertEquals(3L, broken.getStatus().getObservedGeneration());
+    assertEquals(1, reconciler.notReady(), "counted for syncgc_policies_not_ready");
+
+    reconciler.reconcile(resource("p", s -> s.setPropagation("Orphan")), live());
+    assertEquals(0, reconciler.notReady(), "fixed: Ready again");
   }
 
   /** A reconcile context for a policy that is not being deleted. */

@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ final class Reflector {
   private final Executor lists;
   private final ScheduledExecutorService timer;
   private final Duration silenceLimit;
-  private final Runnable silentRestart;
+  private final Consumer<String> restarted;
   private volatile boolean stopped;
   private volatile boolean watching;
   /** The API server rejected a watch list, or broke one off: lists are paged from then on. */
@@ -57,12 +58,13 @@ final class Reflector {
    * @param lists where LISTs run (they block on the client-side rate limit and the answer)
    * @param silenceLimit a watch that receives nothing (no event, no bookmark) for this long is cancelled
    *     and started again from the last version seen: its connection was dropped without a close
-   * @param silentRestart counts such restarts
+   * @param restarted told of each watch that ended other than at the server's timeout, and why:
+   *     {@code failed}, {@code refused}, {@code expired}, {@code silent}
    */
   Reflector(TrackedKind kind, String namespace, KubeApi api, ReflectorListener listener, Executor lists,
-      ScheduledExecutorService timer, Duration silenceLimit, Runnable silentRestart) {
+      ScheduledExecutorService timer, Duration silenceLimit, Consumer<String> restarted) {
     this.silenceLimit = silenceLimit;
-    this.silentRestart = silentRestart;
+    this.restarted = restarted;
     this.kind = kind;
     this.namespace = namespace;
     this.api = api;
@@ -148,6 +150,7 @@ final class Reflector {
     if (failure != null || stopped) {
       if (!stopped) {
         log.warn("watch failed kind={} namespace={} error={}", kind, namespace, String.valueOf(failure));
+        restarted.accept("failed");
         later(again);
       }
       return;
@@ -157,7 +160,10 @@ final class Reflector {
       response.body().cancel();
       if (initial != null && code >= 400 && code < 500 && code != 410 && code != 429) {
         pageFromNowOn("answered " + code); // its parameters: 400 or 422 where WatchList is off; 403 listed to tell
-      } else if (code == 410) {
+        return; // once, where watch lists are off: not a restart
+      }
+      restarted.accept(code == 410 ? "expired" : "refused");
+      if (code == 410) {
         log.info("watch from resourceVersion={} is gone (410) kind={} namespace={}; listing again", from, kind,
             namespace);
         lists.execute(this::list);
@@ -176,7 +182,7 @@ final class Reflector {
     ScheduledFuture<?> silence = stream.cancelWhenSilent(timer, silenceLimit, response.body(), silentMillis -> {
       log.warn("watch silent for {} s kind={} namespace={}; starting it again from resourceVersion={}",
           silentMillis / 1000, kind, namespace, version);
-      silentRestart.run();
+      restarted.accept("silent");
     });
     response.body().consume();
     response.body().done().whenComplete((v, t) -> {
@@ -190,11 +196,13 @@ final class Reflector {
       } else if (stream.cut() == Cut.GONE) {
         log.info("watch from resourceVersion={} expired (410) kind={} namespace={}; listing again", from,
             kind, namespace);
+        restarted.accept("expired");
         lists.execute(this::list);
       } else if (stream.cut() == Cut.REJECTED || initial != null && !initial.ended()) {
         pageFromNowOn(stream.cut() == Cut.REJECTED ? "sent an error" : "ended before its initial events did");
       } else if (t != null || (version == from && System.nanoTime() - openedAt < SHORTEST_WATCH.toNanos())) {
         log.warn("watch ended kind={} namespace={} error={}", kind, namespace, String.valueOf(t));
+        restarted.accept("failed");
         later(this::watch); // resumes from the last version seen
       } else {
         watch(); // the server's timeout: resume from the last version seen

@@ -53,7 +53,16 @@ public final class Reflectors implements AutoCloseable {
      * that kind and namespace, not held and not newer than {@code at}, is gone.
      */
     void listed(TrackedKind kind, String namespace, long at, Set<String> held);
+
+    /**
+     * A watch of {@code kind} ended other than at the API server's timeout and is opened again (or its
+     * kind listed again); {@code reason}: {@code failed}, {@code refused}, {@code expired} or {@code silent}.
+     */
+    default void watchRestarted(TrackedKind kind, String reason) {}
   }
+
+  /** Why a watch is restarted ({@link ObjectEvents#watchRestarted}). */
+  public static final List<String> RESTART_REASONS = List.of("failed", "refused", "expired", "silent");
 
   private final KubeApi api;
   private final Set<String> namespaces;
@@ -116,8 +125,12 @@ public final class Reflectors implements AutoCloseable {
       AtomicLong position = w.delivered.computeIfAbsent(namespace == null ? "" : namespace, n -> new AtomicLong());
       ReflectorListener listener = w.listener(namespace, listed, position, sink, delay,
           current -> tracked.get(kind.groupKind()) == current);
-      w.reflectors.add(new Reflector(kind, namespace, api, listener, lists, timer, silenceLimit,
-          silentRestarts::incrementAndGet));
+      w.reflectors.add(new Reflector(kind, namespace, api, listener, lists, timer, silenceLimit, reason -> {
+        if (reason.equals("silent")) {
+          silentRestarts.incrementAndGet();
+        }
+        sink.watchRestarted(kind, reason);
+      }));
       synced.add(listed.orTimeout(initialListTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
         // e.g. a conversion webhook down: the graph lacks this kind, so the freshness check of every
         // owner that may have such dependents fails and reports it until the list succeeds

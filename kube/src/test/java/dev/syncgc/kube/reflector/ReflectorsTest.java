@@ -32,6 +32,8 @@ class ReflectorsTest {
   private ScriptedApiServer server;
   private Reflectors reflectors;
   private final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
+  /** Watches restarted, as "kind reason". */
+  private final ConcurrentLinkedQueue<String> restarts = new ConcurrentLinkedQueue<>();
   private Duration silenceLimit = Reflectors.SILENCE_LIMIT;
   /** {@link Reflectors#deliveredUpTo} as each event reached the graph. */
   private final ConcurrentLinkedQueue<Long> positions = new ConcurrentLinkedQueue<>();
@@ -98,6 +100,11 @@ class ReflectorsTest {
           @Override
           public void listed(TrackedKind kind, String namespace, long at, Set<String> held) {
             seen.add("relisted@" + at + " " + held.stream().sorted().toList());
+          }
+
+          @Override
+          public void watchRestarted(TrackedKind kind, String reason) {
+            restarts.add(kind.kind() + " " + reason);
           }
         }, silenceLimit);
   }
@@ -286,6 +293,7 @@ class ReflectorsTest {
     assertEquals(List.of("10", "35"), watchVersions().subList(0, 2), "the silent watch resumes from its bookmark");
     assertEquals(1, lists().size(), "not listed again");
     assertTrue(reflectors.silentWatchesRestarted() >= 1);
+    assertTrue(restarts.contains("ConfigMap silent"), restarts.toString());
   }
 
   /**
@@ -337,6 +345,8 @@ class ReflectorsTest {
     assertEquals(List.of("10", "30"), watchVersions().subList(0, 2), "the watch after the new list starts from it");
     assertTrue(List.copyOf(seen).subList(0, 5).equals(List.of("upserted a@5", "upserted b@6",
         "relisted@10 [uid-a, uid-b]", "upserted a@5", "relisted@30 [uid-a]")), seen.toString());
+    assertEquals(List.of("ConfigMap expired", "ConfigMap expired"), List.copyOf(restarts).subList(0, 2),
+        "each gone version counted as a restart, in a stream or as the answer");
   }
 
   @Test
