@@ -38,8 +38,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class AlertRulesIT {
   private static final Set<String> ALERTS = Set.of("SyncgcDeletionTimedOut", "SyncgcDeletionInProgressTooLong",
-      "SyncgcInUseHoldTooLong",
-      "SyncgcOperatorDown", "SyncgcApiErrorsHigh");
+      "SyncgcInUseHoldTooLong", "SyncgcOperatorDown", "SyncgcApiErrorsHigh", "SyncgcDiscoveryFailing",
+      "SyncgcWatchesRestarting", "SyncgcPolicyNotReady");
   private static final String DEFAULT_SELECTOR = "job=\"gc-syncgc-metrics\",namespace=\"syncgc-system\"";
   private static final String UNIT_TESTS = "syncgc-alerts-test.yaml";
   private static final String RULES_FILE = "syncgc-alerts.rules.yaml";
@@ -136,12 +136,14 @@ class AlertRulesIT {
               deletionInProgressTooLong: {threshold: 2h}
               operatorDown: {enabled: false}
               apiErrors: {ratio: 0.2, window: 30m, for: 15m}
+              watchesRestarting: {threshold: 20, window: 30m}
         """);
     GenericKubernetesResource rule = MonitoringPack.prometheusRule(r);
     assertEquals("prometheus", rule.getMetadata().getLabels().get("release"));
     Map<String, Map<String, Object>> alerts = byAlert(rule);
     assertEquals(Set.of("SyncgcDeletionTimedOut", "SyncgcDeletionInProgressTooLong", "SyncgcInUseHoldTooLong",
-        "SyncgcApiErrorsHigh"), alerts.keySet());
+        "SyncgcApiErrorsHigh", "SyncgcDiscoveryFailing", "SyncgcWatchesRestarting", "SyncgcPolicyNotReady"),
+        alerts.keySet());
 
     Map<String, Object> timedOut = alerts.get("SyncgcDeletionTimedOut");
     assertTrue(((String) timedOut.get("expr")).contains("{job=\"syncgc\",cluster=\"prod\",outcome=\"timed_out\"}[1h]"),
@@ -158,6 +160,10 @@ class AlertRulesIT {
     assertTrue(((String) apiErrors.get("expr")).trim().endsWith("> 0.2"), apiErrors.toString());
     assertEquals("15m", apiErrors.get("for"));
     assertEquals(Map.of("severity", "warning", "team", "platform"), labelsOf(apiErrors));
+
+    String restarts = (String) alerts.get("SyncgcWatchesRestarting").get("expr");
+    assertEquals("sum by (kind) (increase(syncgc_watch_restarts_total{job=\"syncgc\",cluster=\"prod\"}[30m])) > 20",
+        restarts.strip());
   }
 
   @Test
@@ -167,7 +173,10 @@ class AlertRulesIT {
         "--set", "metrics.prometheusRule.alerts.deletionInProgressTooLong.enabled=false",
         "--set", "metrics.prometheusRule.alerts.inUseHoldTooLong.enabled=false",
         "--set", "metrics.prometheusRule.alerts.operatorDown.enabled=false",
-        "--set", "metrics.prometheusRule.alerts.apiErrors.enabled=false");
+        "--set", "metrics.prometheusRule.alerts.apiErrors.enabled=false",
+        "--set", "metrics.prometheusRule.alerts.discoveryFailing.enabled=false",
+        "--set", "metrics.prometheusRule.alerts.watchesRestarting.enabled=false",
+        "--set", "metrics.prometheusRule.alerts.policyNotReady.enabled=false");
     assertFalse(result.ok(), result.describe());
     assertTrue(result.stderr().contains("metrics.prometheusRule.enabled=false"), result.describe());
   }
@@ -196,6 +205,8 @@ class AlertRulesIT {
       "metrics.prometheusRule.alerts.operatorDown.for=soon | /metrics/prometheusRule/alerts/operatorDown/for",
       "metrics.prometheusRule.alerts.operatorDwn.enabled=false | operatorDwn",
       "metrics.prometheusRule.alerts.apiErrors.severity= | /metrics/prometheusRule/alerts/apiErrors/severity",
+      "metrics.prometheusRule.alerts.watchesRestarting.threshold=0 | /metrics/prometheusRule/alerts/watchesRestarting/threshold",
+      "metrics.prometheusRule.alerts.discoveryFailing.window=0m | /metrics/prometheusRule/alerts/discoveryFailing/window",
   })
   void schemaRejectsBadValue(String set, String named) {
     helm.assertSchemaRejects(set, named);
@@ -205,7 +216,7 @@ class AlertRulesIT {
   void renderedRulesPassPromtoolCheckWithDefaultAndCustomValues(@TempDir Path dir) throws IOException {
     Path defaults = writeRules(MonitoringPack.prometheusRule(helm.render("--set", RULE_VALUES)), dir.resolve("a.yaml"), false);
     ProcessRunner.Result result = promtool.checkRules(defaults).assertOk();
-    assertTrue(result.output().contains("SUCCESS: 5 rules found"), result.describe());
+    assertTrue(result.output().contains("SUCCESS: " + ALERTS.size() + " rules found"), result.describe());
 
     Path custom = writeRules(MonitoringPack.prometheusRule(helm.render("--set", RULE_VALUES,
         "--set", "metrics.prometheusRule.selector=job=\"x\"",
@@ -213,7 +224,7 @@ class AlertRulesIT {
         "--set", "metrics.prometheusRule.alerts.apiErrors.ratio=0.5",
         "--set", "metrics.prometheusRule.alerts.operatorDown.for=1h30m")), dir.resolve("b.yaml"), false);
     result = promtool.checkRules(custom).assertOk();
-    assertTrue(result.output().contains("SUCCESS: 5 rules found"), result.describe());
+    assertTrue(result.output().contains("SUCCESS: " + ALERTS.size() + " rules found"), result.describe());
   }
 
   /**

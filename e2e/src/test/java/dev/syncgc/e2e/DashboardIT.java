@@ -82,7 +82,7 @@ class DashboardIT {
   }
 
   @Test
-  void dashboardShowsDeletionsDurationsGraphCyclesApiRequestsAndHeap() {
+  void dashboardShowsDeletionsDurationsGraphCyclesQueueHoldsApiRequestsLatencyAndHeap() {
     Map<String, Object> dashboard = onlyDashboard();
     assertFalse(((String) dashboard.get("uid")).isBlank());
     List<Map<String, Object>> panels = MonitoringPack.panels(dashboard);
@@ -100,7 +100,12 @@ class DashboardIT {
         "syncgc_deletions_in_progress", "max(syncgc_deletions_oldest_age_seconds{job=~\"$job\"})",
         "histogram_quantile(0.99, sum by (le) (rate(syncgc_deletion_duration_seconds_bucket",
         "syncgc_graph_objects", "syncgc_cycles_found_total", "syncgc_invalid_annotations_total",
-        "sum by (verb, code) (rate(syncgc_api_requests_total", "jvm_memory_used_bytes{job=~\"$job\",area=\"heap\"}")) {
+        "sum by (verb, code) (rate(syncgc_api_requests_total", "jvm_memory_used_bytes{job=~\"$job\",area=\"heap\"}",
+        "sum by (instance) (syncgc_queue_depth{job=~\"$job\"})",
+        "histogram_quantile(0.99, sum by (le) (rate(syncgc_queue_duration_seconds_bucket",
+        "sum by (instance) (syncgc_in_use_holds{job=~\"$job\"})",
+        "histogram_quantile(0.5, sum by (le, verb) (rate(syncgc_api_request_duration_seconds_bucket",
+        "histogram_quantile(0.99, sum by (le, verb) (rate(syncgc_api_request_duration_seconds_bucket")) {
       assertTrue(all.contains(wanted), "no panel queries " + wanted + "; queries:\n" + all);
     }
   }
