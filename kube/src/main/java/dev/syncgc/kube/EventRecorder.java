@@ -1,5 +1,6 @@
 package dev.syncgc.kube;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.EventReason;
 import dev.syncgc.core.model.ObjectRef;
@@ -19,8 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Records Kubernetes Events (core/v1, source component {@code syncgc}) on the objects syncgc acts on.
  * Sent in the background so that no worker waits for them; an identical Event on the same object
- * within {@code dedupeWindow} is sent once. An Event refused with 429 is sent again after the server's
- * Retry-After ({@link KubeApi}), on the sender's thread.
+ * within {@code dedupeWindow} is sent once. Aggregated as client-go's recorder does: an identical
+ * Event (same object, type, reason and message) later adds one to the {@code count} of the Event
+ * object written first and moves its {@code lastTimestamp} (a PATCH), rather than writing another
+ * object; one the API server has deleted since (its {@code --event-ttl}) is written anew. An Event
+ * refused with 429 is sent again after the server's Retry-After ({@link KubeApi}), on the sender's thread.
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
@@ -32,7 +36,17 @@ public final class EventRecorder implements AutoCloseable {
   private final Clock clock;
   private final Duration dedupeWindow;
   private final String instance;
-  private final Map<String, Instant> recent = new ConcurrentHashMap<>();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One Event object: when it was last recorded, its name once written, and how often it was sent. */
+  private static final class Series {
+    private volatile Instant last;
+    private String name;
+    private int count;
+  }
+
+  /** By object, type, reason and message. */
+  private final Map<String, Series> recent = new ConcurrentHashMap<>();
   private final ThreadPoolExecutor sender = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS,
       new ArrayBlockingQueue<>(10_000), r -> {
         Thread t = new Thread(r, "events");
@@ -58,20 +72,56 @@ public final class EventRecorder implements AutoCloseable {
 
   private void record(ObjectRef on, Type type, String reason, String message) {
     Instant now = clock.instant();
-    String key = on.uid() + '\n' + reason + '\n' + message;
-    Instant last = recent.get(key);
-    if (last != null && Duration.between(last, now).compareTo(dedupeWindow) < 0) {
-      return;
+    Series series = recent.computeIfAbsent(on.uid() + '\n' + type + '\n' + reason + '\n' + message, k -> new Series());
+    synchronized (series) {
+      if (series.last != null && Duration.between(series.last, now).compareTo(dedupeWindow) < 0) {
+        return;
+      }
+      series.last = now;
     }
-    recent.put(key, now);
     if (recent.size() > 50_000) {
-      recent.values().removeIf(t -> Duration.between(t, now).compareTo(dedupeWindow) >= 0);
+      recent.values().removeIf(s -> s.last != null && Duration.between(s.last, now).compareTo(dedupeWindow) >= 0);
     }
-    sender.execute(() -> send(on, type, reason, message, now));
+    sender.execute(() -> send(on, type, reason, message, now, series));
   }
 
-  private void send(ObjectRef on, Type type, String reason, String message, Instant now) {
+  /** One Event at a time per series: a repeat waits for the first's name, then counts on it. */
+  private void send(ObjectRef on, Type type, String reason, String message, Instant now, Series series) {
     String namespace = on.namespace() == null ? "default" : on.namespace();
+    synchronized (series) {
+      if (series.name != null) {
+        ApiResult result = api.patch("/api/v1/namespaces/" + namespace + "/events/" + series.name,
+            KubeApi.MERGE_PATCH, KubeApi.json(Map.of("count", series.count + 1, "lastTimestamp", now.toString())));
+        if (result.ok()) {
+          series.count++;
+          return;
+        }
+        if (!result.gone()) {
+          notRecorded(on, reason, result);
+          return;
+        }
+      }
+      ApiResult result = create(on, type, reason, message, now, namespace);
+      series.name = result.ok() ? nameIn(result) : null;
+      series.count = 1;
+    }
+  }
+
+  private static String nameIn(ApiResult result) {
+    try {
+      String name = JSON.readTree(result.body()).path("metadata").path("name").asText("");
+      return name.isEmpty() ? null : name;
+    } catch (Exception e) {
+      return null; // the next repeat writes another object
+    }
+  }
+
+  private static void notRecorded(ObjectRef on, String reason, ApiResult result) {
+    log.warn("event not recorded object={} reason={} code={} message={}", on, reason, result.code(),
+        result.body() == null ? "" : result.body().lines().findFirst().orElse(""));
+  }
+
+  private ApiResult create(ObjectRef on, Type type, String reason, String message, Instant now, String namespace) {
     String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE - 3) + "..." : message;
     Map<String, Object> involved = new LinkedHashMap<>();
     involved.put("apiVersion", on.apiVersion());
@@ -100,9 +150,9 @@ public final class EventRecorder implements AutoCloseable {
     // (docs/benchmarks.md, "In use"); 429 is sent again after the server's Retry-After there
     ApiResult result = api.create("/api/v1/namespaces/" + namespace + "/events", KubeApi.json(event));
     if (!result.ok()) {
-      log.warn("event not recorded object={} reason={} code={} message={}", on, reason, result.code(),
-          result.body() == null ? "" : result.body().lines().findFirst().orElse(""));
+      notRecorded(on, reason, result);
     }
+    return result;
   }
 
   @Override

@@ -108,6 +108,12 @@ public final class KubeApi {
         .method("POST", "application/json", json).setHeader("Accept", METADATA_ONLY_OBJECT));
   }
 
+  /** A PATCH of the object at {@code path} (from {@code /api} or {@code /apis}, such as an Event); its answer as metadata only. */
+  public ApiResult patch(String path, String contentType, String patch) {
+    return send("patch", http.newHttpRequestBuilder().uri(base + path)
+        .method("PATCH", contentType, patch).setHeader("Accept", METADATA_ONLY_OBJECT));
+  }
+
   /** GET of one object; {@link Result#uid()} tells which object answered. */
   public ApiResult get(TrackedKind kind, String namespace, String name) {
     return send("get", http.newHttpRequestBuilder().uri(base + kind.path(namespace, name)));
