@@ -119,8 +119,8 @@ final class SyncgcContender implements Contender {
     Map<String, Double> verbs = Prom.deltaByLabel(before, after, "syncgc_api_requests_total", "verb");
     String byVerb = verbs.entrySet().stream().map(e -> e.getKey() + "=" + Math.round(e.getValue()))
         .collect(Collectors.joining(";"));
-    double timedOut = Prom.sum(after, "syncgc_deletions_finished_total", "outcome=\"timed_out\"")
-        - Prom.sum(before, "syncgc_deletions_finished_total", "outcome=\"timed_out\"");
+    // a series that first appears during the run counts from 0 (plain subtraction gave NaN: "ok")
+    double timedOut = Prom.delta(before, after, "syncgc_deletions_finished_total", "outcome=\"timed_out\"");
     double cpu = Prom.sum(after, "process_cpu_seconds_total", null) - Prom.sum(before, "process_cpu_seconds_total", null);
     GcLog.Peak peak = op.gcSince(gcMark); // before the full GC below
     double heap = op.heapAfterGc();
