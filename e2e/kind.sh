@@ -134,6 +134,13 @@ release_namespace() {
   KUBECONFIG=$KUBECONFIG_FILE "$kubectl" label --overwrite namespace "$NAMESPACE" \
     pod-security.kubernetes.io/enforce=restricted pod-security.kubernetes.io/enforce-version=latest \
     pod-security.kubernetes.io/warn=restricted pod-security.kubernetes.io/warn-version=latest >&2
+  # a new namespace's default ServiceAccount comes a moment later (kube-controller-manager), and the API
+  # server refuses any Pod before it, dry runs too
+  local i
+  for ((i = 0; i < 60; i++)); do
+    KUBECONFIG=$KUBECONFIG_FILE "$kubectl" -n "$NAMESPACE" get serviceaccount default >/dev/null 2>&1 && break
+    sleep 1
+  done
   if out=$(KUBECONFIG=$KUBECONFIG_FILE "$kubectl" -n "$NAMESPACE" run psa-probe --image=syncgc/operator:dev \
     --restart=Never --dry-run=server 2>&1); then
     die "namespace $NAMESPACE admits a Pod that Pod Security 'restricted' forbids: is the PodSecurity admission plugin on?"
