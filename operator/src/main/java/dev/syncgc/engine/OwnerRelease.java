@@ -59,8 +59,7 @@ final class OwnerRelease {
    * (the built-in collector leaves them alone while the owner exists). Null once it has run out.
    */
   Step.Wait graceRunning(ObjectMetadata owner) {
-    Long pending = owner.deletionGracePeriodSeconds();
-    if (pending == null || pending <= 0 || !clock.instant().isBefore(owner.deletionTimestamp())) {
+    if (!graceful(owner) || !clock.instant().isBefore(owner.deletionTimestamp())) {
       return null;
     }
     return new Step.Wait(List.of(new Blocker(owner.ref(), "its grace period runs until " + owner.deletionTimestamp()
@@ -75,12 +74,10 @@ final class OwnerRelease {
    * does at that point.
    */
   Next handToOrphaning(ObjectMetadata owner) {
-    Long pending = owner.deletionGracePeriodSeconds();
-    boolean graceful = pending != null && pending > 0;
     ObjectStates.State state = states.of(owner.uid());
     if (!state.handedOver) {
       ApiResult r = writes.delete(reflectors.kindOf(owner.ref()), owner.ref(), owner.resourceVersion(),
-          graceful ? 0L : null, "Orphan", leading);
+          graceful(owner) ? 0L : null, "Orphan", leading);
       Answer answer = r.answer();
       if (answer == Answer.GONE) {
         return Next.DONE;
@@ -95,6 +92,12 @@ final class OwnerRelease {
       state.handedOver = true; // once: kube-controller-manager may remove the orphan finalizer before the release
     }
     return release(owner, Outcome.ORPHANED, List.of());
+  }
+
+  /** A graceful deletion is pending on the owner (a Pod terminating): its deletionGracePeriodSeconds. */
+  private static boolean graceful(ObjectMetadata owner) {
+    Long pending = owner.deletionGracePeriodSeconds();
+    return pending != null && pending > 0;
   }
 
   Next release(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {
