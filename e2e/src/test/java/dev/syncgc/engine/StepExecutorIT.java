@@ -1,6 +1,7 @@
 package dev.syncgc.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,6 +39,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -150,7 +152,7 @@ class StepExecutorIT {
     objects.label(ns.name(), "dep"); // a controller changed it after the decision (e.g. adopted it)
 
     Next next = executor.run(owner, synchronous(),
-        List.of(new Step.DeleteDependent(seen, false), new Step.Release(Outcome.COMPLETED, List.of())));
+        List.of(deleteOf(owner, seen, false), new Step.Release(Outcome.COMPLETED, List.of())));
 
     assertEquals(Next.RETRY, kind(next), "409 from the resourceVersion precondition: plan again");
     assertNotNull(objects.get(ns.name(), "dep"), "the changed dependent is not deleted");
@@ -170,7 +172,7 @@ class StepExecutorIT {
     KubeApi limited = objects.limitedApi(ns.name(), metrics, List.of("delete", "patch"), List.of());
     StepExecutor executor = executor(ns, limited);
 
-    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(dep, false)));
+    Next next = executor.run(owner, synchronous(), List.of(deleteOf(owner, dep, false)));
 
     assertEquals(Next.RETRY, kind(next));
     assertNotNull(objects.get(ns.name(), "dep"), "deleted without knowing whether its other owner exists");
@@ -192,7 +194,7 @@ class StepExecutorIT {
     ObjectMetadata unseen = objects.read(objects.create(ns.name(), "unseen-owner", List.of(), List.of()));
     ObjectMetadata dep = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref(), unseen.ref()), List.of()));
 
-    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(dep, false)));
+    Next next = executor.run(owner, synchronous(), List.of(deleteOf(owner, dep, false)));
 
     assertEquals(Next.RETRY, kind(next));
     assertNotNull(objects.get(ns.name(), "dep"), "it has a solid owner the graph did not know of yet");
@@ -212,7 +214,7 @@ class StepExecutorIT {
     ObjectMetadata owner = ring[0];
     ObjectMetadata r1 = ring[1];
 
-    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(r1, true)));
+    Next next = executor.run(owner, synchronous(), List.of(deleteOf(owner, r1, true)));
 
     ConfigMap now = objects.get(ns.name(), "r1");
     assertNull(now.getMetadata().getDeletionTimestamp(), "r1 deleted although y, outside the ring, keeps it");
@@ -234,7 +236,7 @@ class StepExecutorIT {
     // may delete and patch configmaps, but not get them
     StepExecutor executor = executor(ns, objects.limitedApi(ns.name(), metrics, List.of("delete", "patch"), List.of()));
 
-    Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(r1, true)));
+    Next next = executor.run(owner, synchronous(), List.of(deleteOf(owner, r1, true)));
 
     ConfigMap now = objects.get(ns.name(), "r1");
     assertNull(now.getMetadata().getDeletionTimestamp(), "r1 deleted without knowing whether y exists");
@@ -268,7 +270,7 @@ class StepExecutorIT {
     objects.graph().upsert(r2);
     List<Step> plan = Plans.plan(new DeletionPlanner(Duration.ofSeconds(60), Duration.ofSeconds(1)), objects.graph(), owner,
         Propagation.SYNCHRONOUS, Optional.empty(), Instant.now(), u -> null, List.of());
-    assertEquals(new Step.DeleteDependent(seenR1, true), plan.get(0),
+    assertDeletes(seenR1, true, plan.get(0),
         "on a graph without y the ring is judged garbage (the race this guards against): " + plan);
     return new ObjectMetadata[] {owner, seenR1};
   }
@@ -285,7 +287,7 @@ class StepExecutorIT {
     ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
     ObjectMetadata dep = objects.read(objects.create(ns.name(), "dep", List.of(owner.ref()), List.of()));
     objects.graph().upsert(dep);
-    List<Step> plan = List.of(new Step.DeleteDependent(dep, false),
+    List<Step> plan = List.of(deleteOf(owner, dep, false),
         new Step.Wait(List.of(), 1, Instant.now().plus(Duration.ofMinutes(10))));
     objects.graph().remove(dep.uid()); // the watch's DELETED event, between the plan and its calls
 
@@ -302,7 +304,7 @@ class StepExecutorIT {
     List<Step> steps = new ArrayList<>();
     OwnerLink toOwner = new OwnerLink(owner.uid(), "v1", "ConfigMap", owner.ref().name());
     for (int i = 0; i < n; i++) {
-      steps.add(new Step.DeleteDependent(new ObjectMetadata(new ObjectRef("v1", "ConfigMap", owner.ref().namespace(),
+      steps.add(deleteOf(owner, new ObjectMetadata(new ObjectRef("v1", "ConfigMap", owner.ref().namespace(),
           "d" + i, UUID.randomUUID().toString()), 1, List.of(toOwner), List.of(), null, null, Map.of(), Map.of()),
           false));
     }
@@ -452,7 +454,7 @@ class StepExecutorIT {
     objects.graph().upsert(owner);
     objects.graph().upsert(dep);
     List<Step> plan = planOf(owner);
-    assertEquals(new Step.DeleteDependent(dep, false), plan.get(0), "planned without the late owner: " + plan);
+    assertDeletes(dep, false, plan.get(0), "planned without the late owner: " + plan);
     objects.graph().upsert(late); // its watch event, after the plan
 
     Next next = executor.run(owner, synchronous(), plan);
@@ -481,7 +483,7 @@ class StepExecutorIT {
     objects.graph().upsert(seenR1);
     objects.graph().upsert(r2);
     List<Step> plan = planOf(owner);
-    assertEquals(new Step.DeleteDependent(seenR1, true), plan.get(0), "the ring is garbage when planned: " + plan);
+    assertDeletes(seenR1, true, plan.get(0), "the ring is garbage when planned: " + plan);
     ObjectMetadata adopter = objects.read(objects.create(ns.name(), "adopter", List.of(), List.of()));
     client.configMaps().inNamespace(ns.name()).withName("r2").edit(c -> {
       List<OwnerReference> refs = new ArrayList<>(c.getMetadata().getOwnerReferences());
@@ -525,7 +527,7 @@ class StepExecutorIT {
     try (var policy = AdmissionPolicies.denyDeleteOfProtected(client, "e2e-syncgc-" + ns.name(), "", "configmaps",
         ns.name(), () -> AdmissionPolicies.refused(() -> client.configMaps().inNamespace(ns.name()).withName("probe")
             .dryRun().delete()))) {
-      Next next = executor.run(owner, synchronous(), List.of(new Step.DeleteDependent(dep, false)));
+      Next next = executor.run(owner, synchronous(), List.of(deleteOf(owner, dep, false)));
 
       assertEquals(Next.RETRY, kind(next));
       assertNotNull(objects.get(ns.name(), "dep"));
@@ -552,7 +554,7 @@ class StepExecutorIT {
         ObjectWrites.UNCHECKED);
     assertTrue(first.ok(), first.message());
 
-    Next next = executor.run(owner, synchronous(), List.of(new Step.HandToOrphaning()));
+    Next next = executor.run(owner, synchronous(), List.of(new Step.HandToOrphaning(null)));
 
     assertEquals(1, deletesAnswered2xx(), "the hand-over was sent again and accepted");
     assertEquals(Next.RETRY, kind(next), "planned again from a fresh view (the orphan finalizer: a release)");
@@ -570,7 +572,7 @@ class StepExecutorIT {
     ObjectMetadata owner = objects.ownerUnderDeletion(ns.name(), "owner");
     StepExecutor executor = executor(ns, objects.limitedApi(ns.name(), metrics, List.of("delete"), List.of("owner")));
 
-    assertEquals(Next.RETRY, kind(executor.run(owner, synchronous(), List.of(new Step.HandToOrphaning()))),
+    assertEquals(Next.RETRY, kind(executor.run(owner, synchronous(), List.of(new Step.HandToOrphaning(null)))),
         "the release is refused (403)");
     assertEquals(1, deletesAnswered2xx());
     Awaitility.await().until(() -> { // as the built-in collector does once the dependents are orphaned
@@ -587,9 +589,22 @@ class StepExecutorIT {
     ObjectMetadata fresh = objects.read(ns.name(), "owner");
     assertTrue(!fresh.hasFinalizer(Names.ORPHAN_FINALIZER) && fresh.hasFinalizer(Names.FINALIZER));
 
-    executor.run(fresh, synchronous(), List.of(new Step.HandToOrphaning()));
+    executor.run(fresh, synchronous(), List.of(new Step.HandToOrphaning(null)));
 
     assertEquals(1, deletesAnswered2xx(), "the hand-over was sent again and accepted");
+  }
+
+  /** The DELETE of a dependent by the owner's cascade, as the planner makes it (no users, no grace period). */
+  private static Step.DeleteDependent deleteOf(ObjectMetadata owner, ObjectMetadata d, boolean finalizeFirst) {
+    Instant deadline = DeletionPlanner.deadlineOf(owner);
+    return new Step.DeleteDependent(d, finalizeFirst, Set.of(),
+        new Step.Cascade(owner.uid(), deadline != null ? deadline : Instant.now().plus(Duration.ofMinutes(10)), null));
+  }
+
+  private static void assertDeletes(ObjectMetadata d, boolean finalizeFirst, Step step, String message) {
+    Step.DeleteDependent delete = assertInstanceOf(Step.DeleteDependent.class, step, message);
+    assertEquals(d, delete.dependent(), message);
+    assertEquals(finalizeFirst, delete.finalizeFirst(), message);
   }
 
   private List<Step> planOf(ObjectMetadata owner) {

@@ -10,7 +10,6 @@ import dev.syncgc.core.graph.OwnerState;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
-import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.ObjectWrites;
@@ -20,8 +19,6 @@ import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.kube.TrackedKind;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -73,8 +70,7 @@ final class DependentActions {
   }
 
   private ObjectStates.Failure failureOf(String uid) {
-    ObjectStates.State state = states.peek(uid);
-    return state == null ? null : state.lastFailure;
+    return states.lastFailure(uid);
   }
 
   /**
@@ -95,7 +91,7 @@ final class DependentActions {
   }
 
   private void failure(String uid, String reason) {
-    states.of(uid).lastFailure = new ObjectStates.Failure(reason, clock.instant());
+    states.failed(uid, reason, clock.instant());
   }
 
   private void succeeded(String uid) {
@@ -139,8 +135,7 @@ final class DependentActions {
    * Each write goes only if, when it is sent, the owner's deletion still cascades ({@code cascading}),
    * the graph has not seen the dependent deleted, and no other owner keeps it as the graph has it then.
    */
-  Next delete(Step.DeleteDependent step, ObjectMetadata owner, SettingsInForce settings, Instant deadline,
-      Supplier<String> cascading) {
+  Next delete(Step.DeleteDependent step, ObjectMetadata owner, Supplier<String> cascading) {
     ObjectMetadata d = step.dependent();
     boolean finalizeFirst = step.finalizeFirst();
     TrackedKind kind = reflectors.kindOf(d.ref());
@@ -157,15 +152,7 @@ final class DependentActions {
     };
     long resourceVersion = d.resourceVersion();
     if (finalizeFirst) {
-      Map<String, String> annotations = new LinkedHashMap<>();
-      annotations.put(Names.CASCADED_FROM, owner.uid());
-      if (deadline != null) {
-        annotations.put(Names.DEADLINE, deadline.toString());
-      }
-      // while the owner exists the dependent follows the owner's settings as they are now (an
-      // on-timeout Keep included); its grace period is recorded for when the owner is gone
-      settings.gracePeriodSeconds().ifPresent(g -> annotations.put(Names.INHERITED_GRACE_PERIOD, g.toString()));
-      ApiResult r = writes.addFinalizer(kind, d, Names.FINALIZER, annotations, stands);
+      ApiResult r = writes.addFinalizer(kind, d, Names.FINALIZER, step.cascade().marks(), stands);
       Answer answer = r.answer();
       if (answer == Answer.GONE) {
         return Next.DONE;
@@ -175,7 +162,7 @@ final class DependentActions {
       }
       resourceVersion = r.resourceVersion(); // the version this decision now stands on
     }
-    Long grace = settings.gracePeriodSeconds().orElse(null);
+    Long grace = step.cascade().gracePeriodSeconds();
     // uid and resourceVersion preconditions: a change since the graph's view (a controller adopting
     // it, the object recreated) makes the API server refuse with 409, and the owner is planned again
     ApiResult r = writes.delete(kind, d.ref(), resourceVersion, grace, "Background", stands);

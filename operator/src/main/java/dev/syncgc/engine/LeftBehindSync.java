@@ -105,7 +105,7 @@ final class LeftBehindSync {
 
   private Next failed(ObjectMetadata object, String what, ApiResult r) {
     String reason = r.words(what);
-    states.of(object.uid()).lastFailure = new ObjectStates.Failure(reason, clock.instant());
+    states.failed(object.uid(), reason, clock.instant());
     log.info("left behind at a deadline, not deleted yet object={} uid={}: {}; tried again with backoff",
         object.ref(), object.uid(), reason);
     return Next.RETRY;

@@ -29,11 +29,11 @@ final class ObjectStates {
     volatile boolean warnedUnknown;
     /** ObjectSync: invalid annotations and owner references reported already (one Event each). */
     final Set<String> reported = ConcurrentHashMap.newKeySet();
-    /** DependentActions: why and when the last call on it failed, named as its blocker; null if none. */
+    /** DependentActions, LeftBehindSync ({@link #failed}): why and when the last call on it failed, named as its blocker; null if none. */
     volatile Failure lastFailure;
     /** DependentActions: a DELETE went to it and the graph has not seen it being deleted yet. */
     volatile boolean deleteSent;
-    /** StepExecutor: the Orphan hand-over DELETE was answered with the orphan finalizer: never sent again. */
+    /** OwnerRelease: the Orphan hand-over DELETE was answered with the orphan finalizer: never sent again. */
     volatile boolean handedOver;
     /** DeletionReporter: when its last WaitingForDependents Event went out; null if none. */
     volatile java.time.Instant lastWaitingEvent;
@@ -82,6 +82,17 @@ final class ObjectStates {
   /** The object's record, or null if it has none. */
   State peek(String uid) {
     return states.get(uid);
+  }
+
+  /** A call on the object failed: why, in the API server's words, and when; named as its blocker. */
+  void failed(String uid, String why, java.time.Instant at) {
+    of(uid).lastFailure = new Failure(why, at);
+  }
+
+  /** Why and when the last call on the object failed; null if none (or it succeeded since). */
+  Failure lastFailure(String uid) {
+    State state = peek(uid);
+    return state == null ? null : state.lastFailure;
   }
 
   /** The object is gone: everything kept about it goes. */

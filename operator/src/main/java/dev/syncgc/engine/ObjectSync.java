@@ -7,7 +7,6 @@ import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
-import dev.syncgc.core.settings.LastValid;
 import dev.syncgc.core.settings.Propagation;
 import dev.syncgc.core.settings.SettingsInForce;
 import dev.syncgc.kube.Discovery;
@@ -20,12 +19,10 @@ import dev.syncgc.kube.reflector.Reflectors;
 import dev.syncgc.metrics.SyncgcMetrics;
 import dev.syncgc.policy.PolicyStore;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,7 +93,7 @@ final class ObjectSync {
         return Next.RETRY;
       }
       return keepFinalizer(object, settings.propagation(), FinalizerChange.decide(object, settings.propagation(),
-          settings.propagationInvalid(), cascadeActive(object)));
+          settings.propagationInvalid(), SettingsInForce.cascadeActive(object, graph::get)));
     }
     if (!object.hasFinalizer(Names.FINALIZER)) {
       inProgress.remove(uid);
@@ -136,37 +133,16 @@ final class ObjectSync {
     return true;
   }
 
-  /** Whether the owner whose cascade finalized this object is still its owner and being deleted. */
-  private boolean cascadeActive(ObjectMetadata object) {
-    String from = object.annotation(Names.CASCADED_FROM);
-    if (from == null || object.owners().stream().noneMatch(l -> l.uid().equals(from))) {
-      return false;
-    }
-    ObjectMetadata owner = graph.get(from);
-    return owner != null && owner.beingDeleted();
-  }
-
   private Next keepFinalizer(ObjectMetadata object, Optional<Propagation> propagation, FinalizerChange change) {
     if (change == FinalizerChange.NONE) {
       return Next.DONE;
     }
     var kind = reflectors.kindOf(object.ref());
-    // what a cascade wrote on an object that survived it goes; a null in a merge patch removes a key
-    Map<String, String> annotations = new HashMap<>();
-    if (object.annotation(Names.CASCADED_FROM) != null) {
-      annotations.put(Names.CASCADED_FROM, null);
-      annotations.put(Names.DEADLINE, null);
-      annotations.put(Names.INHERITED_GRACE_PERIOD, null);
-    }
-    propagation.filter(Propagation::needsFinalizer)
-        .ifPresent(p -> annotations.put(Names.LAST_VALID_PROPAGATION, p.value()));
-    annotations.putAll(LastValid.changes(object));
+    Map<String, String> annotations = change.annotations(object, propagation);
     ApiResult r = switch (change) {
       case ADD -> writes.addFinalizer(kind, object, Names.FINALIZER, annotations, ObjectWrites.UNCHECKED);
       case RECORD -> writes.setAnnotationsAt(kind, object, annotations);
-      default -> writes.removeFinalizerAndAnnotations(kind, object, Names.FINALIZER, Stream.concat(Stream.of(
-          Names.LAST_VALID_PROPAGATION, Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD),
-          LastValid.annotations().stream()).toList());
+      default -> writes.removeFinalizerAndAnnotations(kind, object, Names.FINALIZER, List.copyOf(annotations.keySet()));
     };
     Answer answer = r.answer();
     if (answer.settled()) {

@@ -10,7 +10,6 @@ import dev.syncgc.kube.ApiResult;
 import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.reflector.Reflectors;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -54,30 +53,16 @@ final class OwnerRelease {
   }
 
   /**
-   * While a graceful deletion is pending (a Pod terminating) the API server changes no finalizer: the
-   * owner waits until its grace period has run out (its deletionTimestamp), its dependents untouched
-   * (the built-in collector leaves them alone while the owner exists). Null once it has run out.
-   */
-  Step.Wait graceRunning(ObjectMetadata owner) {
-    if (!graceful(owner) || !clock.instant().isBefore(owner.deletionTimestamp())) {
-      return null;
-    }
-    return new Step.Wait(List.of(new Blocker(owner.ref(), "its grace period runs until " + owner.deletionTimestamp()
-        + "; its dependents are then handed to orphaning")), 0, owner.deletionTimestamp());
-  }
-
-  /**
    * DELETE the owner again with {@code propagationPolicy: Orphan}, once, at the version planned from (on
    * a view the hand-over made stale, its answer lost: 409): the API server adds the {@code orphan}
    * finalizer and the owner is let go at once (kube-controller-manager may remove that finalizer first).
-   * An owner whose grace period ran out ({@link #graceRunning}) goes with grace period 0, as the kubelet
-   * does at that point.
+   * The grace period is the step's (0 for an owner whose graceful deletion ran out).
    */
-  Next handToOrphaning(ObjectMetadata owner) {
+  Next handToOrphaning(ObjectMetadata owner, Step.HandToOrphaning s) {
     ObjectStates.State state = states.of(owner.uid());
     if (!state.handedOver) {
       ApiResult r = writes.delete(reflectors.kindOf(owner.ref()), owner.ref(), owner.resourceVersion(),
-          graceful(owner) ? 0L : null, "Orphan", leading);
+          s.gracePeriodSeconds(), "Orphan", leading);
       Answer answer = r.answer();
       if (answer == Answer.GONE) {
         return Next.DONE;
@@ -92,12 +77,6 @@ final class OwnerRelease {
       state.handedOver = true; // once: kube-controller-manager may remove the orphan finalizer before the release
     }
     return release(owner, Outcome.ORPHANED, List.of());
-  }
-
-  /** A graceful deletion is pending on the owner (a Pod terminating): its deletionGracePeriodSeconds. */
-  private static boolean graceful(ObjectMetadata owner) {
-    Long pending = owner.deletionGracePeriodSeconds();
-    return pending != null && pending > 0;
   }
 
   Next release(ObjectMetadata owner, Outcome outcome, List<Blocker> remaining) {

@@ -1,12 +1,10 @@
 package dev.syncgc.engine;
 
-import dev.syncgc.core.deletion.Blocker;
 import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Failures;
 import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
-import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.SettingsInForce;
@@ -19,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -154,15 +151,13 @@ final class StepExecutor {
         if (ownerRelease.keptAfterTimeout(owner, timedOut).retry()) {
           return Next.RETRY; // reported once: only once the mark is on the owner
         }
-      } else if (step instanceof Step.HandToOrphaning) {
-        Step.Wait grace = ownerRelease.graceRunning(owner);
-        return grace != null ? waitFor(owner, grace) : ownerRelease.handToOrphaning(owner);
+      } else if (step instanceof Step.HandToOrphaning handOver) {
+        return ownerRelease.handToOrphaning(owner, handOver);
       } else if (step instanceof Step.DropReference drop) {
         batches.add(() -> dependents.dropReference(drop, owner, cascading));
       } else if (step instanceof Step.DeleteDependent delete) {
         if (!dependents.deleteSent(delete.dependent().uid())) { // not seen going yet: no second DELETE
-          Instant ownerDeadline = deadline;
-          batches.add(() -> dependents.delete(delete, owner, settings, ownerDeadline, cascading));
+          batches.add(() -> dependents.delete(delete, owner, cascading));
         }
       } else {
         Next acted = batches.finish();
@@ -187,8 +182,7 @@ final class StepExecutor {
   }
 
   private Answer start(ObjectMetadata owner, Step.Start s) {
-    ApiResult r = writes.setAnnotationsOf(reflectors.kindOf(owner.ref()), owner, Map.of(Names.DEADLINE,
-        s.deadline().toString(), Names.DEPENDENTS_AT_START, Integer.toString(s.dependentCount())), leading);
+    ApiResult r = writes.setAnnotationsOf(reflectors.kindOf(owner.ref()), owner, s.annotations(), leading);
     Answer answer = r.answer();
     if (answer == Answer.DONE) {
       reporter.started(owner, s);

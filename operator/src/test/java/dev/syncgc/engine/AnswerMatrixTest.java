@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.deletion.Blocker;
+import dev.syncgc.core.deletion.DeletionPlanner;
 import dev.syncgc.core.deletion.Outcome;
 import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.graph.DependencyGraph;
@@ -172,12 +173,13 @@ class AnswerMatrixTest {
     graph.upsert(dependent);
     scripted = new ScriptedExecutor(server, graph, REQUEST_TIMEOUT);
     StepExecutor executor = scripted.executor;
+    Step.Cascade cascade = new Step.Cascade(owner.uid(), DeletionPlanner.deadlineOf(owner), null);
     List<Step> steps = switch (call) {
-      case DELETE_DEPENDENT, LOOK_UP_UNSEEN_OWNER -> List.of(new Step.DeleteDependent(dependent, false));
-      case FINALIZE_DEPENDENT -> List.of(new Step.DeleteDependent(dependent, true));
+      case DELETE_DEPENDENT, LOOK_UP_UNSEEN_OWNER -> List.of(new Step.DeleteDependent(dependent, false, Set.of(), cascade));
+      case FINALIZE_DEPENDENT -> List.of(new Step.DeleteDependent(dependent, true, Set.of(), cascade));
       case DROP_REFERENCE -> List.of(new Step.DropReference(dependent, owner.uid()));
       case RELEASE_OWNER -> List.of(new Step.Release(Outcome.COMPLETED, List.of()));
-      case HAND_TO_ORPHANING -> List.of(new Step.HandToOrphaning());
+      case HAND_TO_ORPHANING -> List.of(new Step.HandToOrphaning(null));
     };
     SettingsInForce settings = SettingsInForce.ofAnnotations(owner);
 

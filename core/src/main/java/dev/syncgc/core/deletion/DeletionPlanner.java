@@ -98,7 +98,7 @@ public final class DeletionPlanner {
     }
     if (propagation == Propagation.ORPHAN) {
       // every dependent survives, of every kind and namespace, seen by syncgc or not
-      steps.add(new Step.HandToOrphaning());
+      steps.add(handToOrphaning(owner, now));
       return steps;
     }
     List<ObjectMetadata> dependents = graph.dependentsOf(owner.uid());
@@ -108,8 +108,29 @@ public final class DeletionPlanner {
       deadline = now.plus(settings.timeout().orElseGet(() -> defaultTimeout(count)));
       steps.add(new Step.Start(deadline, count));
     }
-    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, kept, steps, inUse)
+    Step.Cascade cascade = new Step.Cascade(owner.uid(), deadline, settings.gracePeriodSeconds().orElse(null));
+    return new SynchronousPlan(graph, owner, now, lastFailure, waveOf, cascades, kept, steps, inUse, cascade)
         .plan(dependents, deadline, settings.onTimeout(), unverified);
+  }
+
+  /**
+   * While a graceful deletion is pending (a Pod terminating) the API server changes no finalizer: the
+   * owner waits until its grace period has run out (its deletionTimestamp), its dependents untouched
+   * (the built-in collector leaves them alone while the owner exists); then it is handed over with
+   * grace period 0, as the kubelet does at that point.
+   */
+  private static Step handToOrphaning(ObjectMetadata owner, Instant now) {
+    Long pending = owner.deletionGracePeriodSeconds();
+    boolean graceful = pending != null && pending > 0;
+    if (!graceful) {
+      return new Step.HandToOrphaning(null);
+    }
+    Instant until = owner.deletionTimestamp();
+    if (now.isBefore(until)) {
+      return new Step.Wait(List.of(new Blocker(owner.ref(), "its grace period runs until " + until
+          + "; its dependents are then handed to orphaning")), 0, until);
+    }
+    return new Step.HandToOrphaning(0L);
   }
 
   /**

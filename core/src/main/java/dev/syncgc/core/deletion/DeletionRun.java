@@ -120,7 +120,7 @@ public final class DeletionRun {
 
   private void apply(String ownerUid, Step step) {
     if (step instanceof Step.Start start) {
-      annotate(ownerUid, Names.DEADLINE, start.deadline().toString());
+      annotate(ownerUid, start.annotations());
     } else if (step instanceof Step.DropReference drop) {
       ObjectMetadata d = objects.get(drop.dependent().uid());
       if (d != null) {
@@ -135,7 +135,7 @@ public final class DeletionRun {
         Map<String, String> annotations = new LinkedHashMap<>(d.annotations());
         if (delete.finalizeFirst()) {
           finalizers.add(Names.FINALIZER);
-          annotations.put(Names.CASCADED_FROM, ownerUid);
+          annotations.putAll(delete.cascade().marks());
         }
         put(with(d, d.owners(), finalizers, true, annotations));
       }
@@ -175,10 +175,10 @@ public final class DeletionRun {
     }
   }
 
-  private void annotate(String uid, String key, String value) {
+  private void annotate(String uid, Map<String, String> written) {
     ObjectMetadata o = objects.get(uid);
     Map<String, String> annotations = new LinkedHashMap<>(o.annotations());
-    annotations.put(key, value);
+    annotations.putAll(written);
     put(with(o, o.owners(), o.finalizers(), o.beingDeleted(), annotations));
   }
 

@@ -4,6 +4,8 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.LastValid;
 import dev.syncgc.core.settings.Propagation;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -47,5 +49,30 @@ public enum FinalizerChange {
     boolean recorded = propagation.get().value().equals(object.annotation(Names.LAST_VALID_PROPAGATION))
         && LastValid.changes(object).isEmpty();
     return recorded && !cascaded ? NONE : RECORD;
+  }
+
+  /**
+   * What the change writes beside the finalizer, as a merge patch of annotations (a null removes a
+   * key): for {@code ADD} and {@code RECORD} the propagation in force and the last valid settings, and
+   * the end of what a cascade the object survived wrote on it ({@link Step.Cascade#MARKS}); for
+   * {@code REMOVE} every annotation of syncgc's own that opting in wrote.
+   */
+  public Map<String, String> annotations(ObjectMetadata object, Optional<Propagation> propagation) {
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (this == NONE) {
+      return annotations;
+    }
+    if (this == REMOVE || object.annotation(Names.CASCADED_FROM) != null) {
+      Step.Cascade.MARKS.forEach(key -> annotations.put(key, null));
+    }
+    if (this == REMOVE) {
+      annotations.put(Names.LAST_VALID_PROPAGATION, null);
+      LastValid.annotations().forEach(key -> annotations.put(key, null));
+      return annotations;
+    }
+    propagation.filter(Propagation::needsFinalizer)
+        .ifPresent(p -> annotations.put(Names.LAST_VALID_PROPAGATION, p.value()));
+    annotations.putAll(LastValid.changes(object));
+    return annotations;
   }
 }

@@ -1,9 +1,9 @@
 package dev.syncgc.core.deletion;
 
+import dev.syncgc.core.graph.DeletingOwner;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.graph.OwnerState;
-import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.OwnerLink;
 import java.util.ArrayDeque;
@@ -123,26 +123,11 @@ public final class Keepers {
    * collector's), or syncgc's own cascade.
    */
   private boolean deletesDependents(ObjectMetadata owner) {
-    return deletesDependents(owner, cascades);
-  }
-
-  /** As above, for an owner being deleted, with {@code cascades} the settings in force. */
-  public static boolean deletesDependents(ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
-    return owner.hasFinalizer(Names.FOREGROUND_FINALIZER) || cascadesNow(owner, cascades);
+    return DeletingOwner.deletesDependents(owner, cascades);
   }
 
   private boolean cascadesNow(ObjectMetadata owner) {
-    return cascadesNow(owner, cascades);
-  }
-
-  /**
-   * A syncgc deletion that deletes dependents: Synchronous in force, no orphan request, and syncgc's
-   * finalizer on it or its deletion started (a deadline recorded: one released at a {@code Release}
-   * deadline still has its remaining dependents deleted, SPEC "Cycles and timeouts").
-   */
-  private static boolean cascadesNow(ObjectMetadata owner, Predicate<ObjectMetadata> cascades) {
-    return (owner.hasFinalizer(Names.FINALIZER) || owner.annotation(Names.DEADLINE) != null)
-        && !owner.hasFinalizer(Names.ORPHAN_FINALIZER) && cascades.test(owner);
+    return DeletingOwner.cascadesNow(owner, cascades);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.syncgc.core.deletion;
 
+import dev.syncgc.core.graph.ClosedPath;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -10,12 +11,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * The ring of an object: its strongly connected component in the owner → dependent graph, followed
@@ -102,40 +100,7 @@ public final class Ring {
 
   /** The shortest closed path through the ring from {@code from}: first member repeated last. */
   List<ObjectRef> path(String from) {
-    return closedPath(from, members.keySet(), this::successors).stream()
+    return ClosedPath.of(from, members.keySet(), this::successors).stream()
         .map(uid -> members.get(uid).ref()).toList();
-  }
-
-  /**
-   * A closed path through {@code start}: the shortest way back to it staying inside {@code inside}
-   * (breadth first), {@code start} first and last. Empty if there is none.
-   */
-  public static <T> List<T> closedPath(T start, Collection<T> inside, Function<T, ? extends Collection<T>> successors) {
-    Set<T> allowed = new HashSet<>(inside);
-    Map<T, T> parent = new HashMap<>();
-    Deque<T> queue = new ArrayDeque<>(List.of(start));
-    Set<T> visited = new HashSet<>();
-    while (!queue.isEmpty()) {
-      T current = queue.poll();
-      for (T next : successors.apply(current)) {
-        if (!allowed.contains(next)) {
-          continue;
-        }
-        if (next.equals(start)) {
-          List<T> path = new ArrayList<>();
-          for (T at = current; !at.equals(start); at = parent.get(at)) {
-            path.add(0, at);
-          }
-          path.add(0, start);
-          path.add(start);
-          return path;
-        }
-        if (visited.add(next)) {
-          parent.put(next, current);
-          queue.add(next);
-        }
-      }
-    }
-    return List.of();
   }
 }

@@ -4,7 +4,9 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -38,7 +40,40 @@ public sealed interface Step {
   record RingOfUsers(List<ObjectRef> path) implements Step {}
 
   /** The synchronous deletion begins: record its deadline on the owner. */
-  record Start(Instant deadline, int dependentCount) implements Step {}
+  record Start(Instant deadline, int dependentCount) implements Step {
+    /** What it writes on the owner: the deadline, and how many dependents there were. */
+    public Map<String, String> annotations() {
+      return Map.of(Names.DEADLINE, deadline.toString(), Names.DEPENDENTS_AT_START, Integer.toString(dependentCount));
+    }
+  }
+
+  /**
+   * What an owner's cascade passes on to each dependent it deletes, the same for every one of a plan.
+   *
+   * @param ownerUid the owner whose cascade it is
+   * @param deadline the owner's deadline
+   * @param gracePeriodSeconds the grace period of each DELETE (the owner's setting in force); null: the
+   *     dependent's own default
+   */
+  record Cascade(String ownerUid, Instant deadline, Long gracePeriodSeconds) {
+    /** What a cascade writes on a dependent, removed again from one that survives it. */
+    public static final List<String> MARKS = List.of(Names.CASCADED_FROM, Names.DEADLINE, Names.INHERITED_GRACE_PERIOD);
+
+    /**
+     * The annotations a dependent put under synchronous deletion carries, beside the finalizer: where the
+     * cascade came from, the owner's deadline, and the grace period for when the owner is gone (while the
+     * owner exists the dependent follows the owner's settings as they are then, an on-timeout Keep included).
+     */
+    public Map<String, String> marks() {
+      Map<String, String> marks = new LinkedHashMap<>();
+      marks.put(Names.CASCADED_FROM, ownerUid);
+      marks.put(Names.DEADLINE, deadline.toString());
+      if (gracePeriodSeconds != null) {
+        marks.put(Names.INHERITED_GRACE_PERIOD, gracePeriodSeconds.toString());
+      }
+      return marks;
+    }
+  }
 
   /**
    * Remove the owner's reference from a dependent that another, solid owner keeps, or that is kept
@@ -54,20 +89,18 @@ public sealed interface Step {
   }
 
   /**
-   * Delete a dependent. If {@code finalizeFirst}, it has dependents of its own: put it under
-   * synchronous deletion first (finalizer, with the owner's deadline and grace period).
+   * Delete a dependent, with the cascade's grace period. If {@code finalizeFirst}, it has dependents of
+   * its own: put it under synchronous deletion first (the finalizer, with the cascade's {@link
+   * Cascade#marks}).
    *
    * @param users the uids of the dependent's users the plan saw and let it go despite (users that use
    *     each other, going as a unit), so that one that appears before the call is sent stops it
    *     ({@link SendCheck#userAppeared}); null when usage is not looked at
    */
-  record DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst, Set<String> users) implements Step {
+  record DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst, Set<String> users, Cascade cascade)
+      implements Step {
     public DeleteDependent {
       users = users == null ? null : Set.copyOf(users);
-    }
-
-    public DeleteDependent(ObjectMetadata dependent, boolean finalizeFirst) {
-      this(dependent, finalizeFirst, Set.of());
     }
   }
 
@@ -76,8 +109,11 @@ public sealed interface Step {
    * {@code propagationPolicy: Orphan} and a uid precondition. The API server adds the {@code orphan}
    * finalizer, and the built-in collector removes the reference to the owner from every dependent of
    * every kind and namespace (also those syncgc does not watch) before it lets the owner go.
+   *
+   * @param gracePeriodSeconds 0 for an owner whose graceful deletion (a Pod terminating) has run out,
+   *     as the kubelet does at that point; else null
    */
-  record HandToOrphaning() implements Step {}
+  record HandToOrphaning(Long gracePeriodSeconds) implements Step {}
 
   /**
    * Let the owner go: remove the syncgc finalizer.

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
@@ -34,11 +33,14 @@ final class SynchronousPlan {
   private final InUse.Lookup usage;
   private final List<Step> steps;
   private final boolean inUse;
+  /** What each DELETE of this plan passes on. */
+  private final Step.Cascade cascade;
 
   SynchronousPlan(DependencyGraph graph, ObjectMetadata owner, Instant now, Failures lastFailure,
       ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept,
-      List<Step> steps, boolean inUse) {
+      List<Step> steps, boolean inUse, Step.Cascade cascade) {
     this.inUse = inUse;
+    this.cascade = cascade;
     this.graph = graph;
     this.owner = owner;
     this.now = now;
@@ -128,7 +130,7 @@ final class SynchronousPlan {
       if (!d.beingDeleted() && keeper == Keepers.Keeper.NONE && (d.hasFinalizer(Names.FINALIZER)
           || !(inUse && InUse.of(usage, d, rings).holds()))) { // in use: never removed while a user is left
         steps.add(new Step.DeleteDependent(d, !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid()),
-            usersSeen(d)));
+            usersSeen(d), cascade));
       }
     }
     return leftBehind;
@@ -158,13 +160,13 @@ final class SynchronousPlan {
     }
     // SPEC "In use": a dependent with users left waits; its users go first, whatever their waves
     UsersFirst order = inUse ? UsersFirst.of(usage, owner, waitingFor, waveOf, cascades) : UsersFirst.NONE;
-    steps.addAll(order.rings()); // named (DependencyCycle) as they go as units
+    order.rings().forEach(path -> steps.add(new Step.RingOfUsers(path))); // named (DependencyCycle) as they go as units
     ToIntFunction<ObjectMetadata> waveIn = inUse ? order::wave : waveOf;
     int wave = currentWave(waitingFor, waveIn);
     for (ObjectMetadata d : toDelete) {
       if (waveIn.applyAsInt(d) == wave && !order.held(d)) {
         boolean finalizeFirst = !d.hasFinalizer(Names.FINALIZER) && graph.hasDependents(d.uid());
-        steps.add(new Step.DeleteDependent(d, finalizeFirst, usersSeen(d)));
+        steps.add(new Step.DeleteDependent(d, finalizeFirst, usersSeen(d), cascade));
         acted = true;
       }
     }

@@ -102,6 +102,14 @@ public record SettingsInForce(DeletionSettings inForce, boolean propagationInval
     return object.annotation(Names.CASCADED_FROM) != null ? Optional.of(Propagation.SYNCHRONOUS) : Optional.empty();
   }
 
+  /**
+   * Whether the owner whose cascade finalized the object ({@link Names#CASCADED_FROM}) is still its
+   * owner and being deleted: the cascade's DELETE follows. Otherwise the object survived the cascade.
+   */
+  public static boolean cascadeActive(ObjectMetadata object, Function<String, ObjectMetadata> lookup) {
+    return cascadingOwner(object, lookup) != null;
+  }
+
   /** The owner named by {@link Names#CASCADED_FROM}, while it is still an owner and being deleted. */
   private static ObjectMetadata cascadingOwner(ObjectMetadata object, Function<String, ObjectMetadata> lookup) {
     String uid = object.annotation(Names.CASCADED_FROM);

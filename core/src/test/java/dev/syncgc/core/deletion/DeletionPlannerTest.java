@@ -99,8 +99,25 @@ class DeletionPlannerTest {
         obj("d2").ownedBy("x", "other").build(),
         obj("untracked").ownedByUntracked("x").build());
 
-    assertEquals(List.of(new Step.HandToOrphaning()), plan(g, "x", Propagation.ORPHAN));
-    assertEquals(List.of(new Step.HandToOrphaning()), plan(graphOf(owner("x").build()), "x", Propagation.ORPHAN));
+    assertEquals(List.of(new Step.HandToOrphaning(null)), plan(g, "x", Propagation.ORPHAN));
+    assertEquals(List.of(new Step.HandToOrphaning(null)), plan(graphOf(owner("x").build()), "x", Propagation.ORPHAN));
+  }
+
+  @Test
+  void anOrphanOwnerWhoseGracePeriodRunsWaitsForItThenIsHandedOverWithGracePeriodZero() {
+    // while a graceful deletion is pending (a Pod terminating) the API server changes no finalizer
+    Instant until = NOW.plusSeconds(30);
+    DependencyGraph g = graphOf(owner("x").deletedAt(until).gracePeriod(30).build(), obj("d").ownedBy("x").build());
+
+    List<Step> waiting = plan(g, "x", Propagation.ORPHAN);
+    assertEquals(1, waiting.size(), "nothing else while it runs: " + waiting);
+    Step.Wait wait = assertInstanceOf(Step.Wait.class, waiting.get(0));
+    assertEquals(until, wait.deadline(), "looked at again when it has run out");
+    assertTrue(wait.blockers().get(0).toString().contains("grace period"), wait.message(false));
+
+    List<Step> after = Plans.plan(planner, g, g.get("x"), Propagation.ORPHAN, Optional.empty(), until, uid -> null,
+        List.of());
+    assertEquals(List.of(new Step.HandToOrphaning(0L)), after, "as the kubelet does once it has run out");
   }
 
   @Test
@@ -110,7 +127,7 @@ class DeletionPlannerTest {
     List<Step> steps = Plans.plan(planner, g, g.get("x"), Propagation.ORPHAN, Optional.empty(), NOW, uid -> null,
         List.of(Blocker.unverified("cannot list Gadget: forbidden")));
 
-    assertEquals(List.of(new Step.HandToOrphaning()), steps);
+    assertEquals(List.of(new Step.HandToOrphaning(null)), steps);
   }
 
   @Test

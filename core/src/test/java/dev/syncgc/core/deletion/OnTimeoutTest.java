@@ -9,12 +9,14 @@ import dev.syncgc.core.TestObjects;
 import dev.syncgc.core.model.Scope;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
+import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.OnTimeout;
 import dev.syncgc.core.settings.Propagation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** SPEC "What a deadline does": Release (the default) or Keep. */
@@ -25,6 +27,11 @@ class OnTimeoutTest {
   private List<Step> plan(DependencyGraph g, OnTimeout onTimeout) {
     return Plans.plan(planner, g, g.get("x"), Propagation.SYNCHRONOUS, Optional.empty(), onTimeout, NOW, uid -> null,
         List.of(), d -> 0);
+  }
+
+  /** The DELETE of a dependent by x's cascade, its deadline passed. */
+  private static Step.DeleteDependent deleting(ObjectMetadata d, boolean finalizeFirst) {
+    return new Step.DeleteDependent(d, finalizeFirst, Set.of(), new Step.Cascade("x", NOW.minusSeconds(1), null));
   }
 
   private static DependencyGraph pastDeadline(boolean reported) {
@@ -40,7 +47,7 @@ class OnTimeoutTest {
   void releaseLetsTheOwnerGoAtTheDeadlineAfterSendingTheRemainingDeletes() {
     List<Step> steps = plan(pastDeadline(false), OnTimeout.RELEASE);
 
-    assertEquals(new Step.DeleteDependent(pastDeadline(false).get("fresh"), false), steps.get(0),
+    assertEquals(deleting(pastDeadline(false).get("fresh"), false), steps.get(0),
         "the dependent not yet deleted is deleted now (the one already being deleted is not sent again)");
     Step.Release release = assertInstanceOf(Step.Release.class, steps.get(1));
     assertEquals(Outcome.TIMED_OUT, release.outcome());
@@ -73,7 +80,7 @@ class OnTimeoutTest {
     DependencyGraph g = pastDeadline(false);
     List<Step> steps = plan(g, failedAt("fresh", NOW.minusSeconds(600)));
 
-    assertEquals(new Step.DeleteDependent(g.get("fresh"), false), steps.get(0));
+    assertEquals(deleting(g.get("fresh"), false), steps.get(0));
     assertEquals(List.of(), assertInstanceOf(Step.Release.class, steps.get(1)).leftBehind());
   }
 
@@ -114,7 +121,7 @@ class OnTimeoutTest {
 
     List<Step> steps = plan(g, OnTimeout.RELEASE);
 
-    assertEquals(List.of(new Step.DeleteDependent(g.get("r1"), true)),
+    assertEquals(List.of(deleting(g.get("r1"), true)),
         steps.stream().filter(s -> s instanceof Step.DeleteDependent).toList(),
         "the ring's entry is deleted under syncgc's finalizer, so that its members follow; the solidly kept one is not");
     assertInstanceOf(Step.Release.class, steps.get(steps.size() - 1));
@@ -152,7 +159,7 @@ class OnTimeoutTest {
 
     Step.TimedOut timedOut = assertInstanceOf(Step.TimedOut.class, steps.get(0));
     assertEquals(2, timedOut.remaining().size());
-    assertEquals(new Step.DeleteDependent(pastDeadline(false).get("fresh"), false), steps.get(1));
+    assertEquals(deleting(pastDeadline(false).get("fresh"), false), steps.get(1));
     Step.Wait wait = assertInstanceOf(Step.Wait.class, steps.get(steps.size() - 1));
     assertEquals(Instant.MAX, wait.deadline(), "no deadline left to look again at");
     assertEquals(2, wait.remaining());

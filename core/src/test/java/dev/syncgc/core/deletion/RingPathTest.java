@@ -1,5 +1,6 @@
 package dev.syncgc.core.deletion;
 
+import dev.syncgc.core.graph.ClosedPath;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Collection;
@@ -27,23 +28,23 @@ class RingPathTest {
   void pathThroughThreeRingIsClosedAndStaysInside() {
     var g = edges("a->b", "b->c", "c->a", "b->out");
 
-    assertEquals(List.of("a", "b", "c", "a"), Ring.closedPath("a", List.of("a", "b", "c"), g));
+    assertEquals(List.of("a", "b", "c", "a"), ClosedPath.of("a", List.of("a", "b", "c"), g));
   }
 
   @Test
   void pathTakesTheShortestWayBack() {
     var g = edges("a->b", "b->c", "c->d", "d->a", "b->a");
 
-    assertEquals(List.of("a", "b", "a"), Ring.closedPath("a", List.of("a", "b", "c", "d"), g));
+    assertEquals(List.of("a", "b", "a"), ClosedPath.of("a", List.of("a", "b", "c", "d"), g));
   }
 
   @Test
   void pathThroughASelfLoop() {
-    assertEquals(List.of("a", "a"), Ring.closedPath("a", List.of("a"), edges("a->a")));
+    assertEquals(List.of("a", "a"), ClosedPath.of("a", List.of("a"), edges("a->a")));
   }
 
   @Test
   void noPathOutsideARing() {
-    assertEquals(List.of(), Ring.closedPath("a", List.of("a"), edges("a->b")));
+    assertEquals(List.of(), ClosedPath.of("a", List.of("a"), edges("a->b")));
   }
 }

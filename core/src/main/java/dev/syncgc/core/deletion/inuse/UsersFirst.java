@@ -1,6 +1,5 @@
 package dev.syncgc.core.deletion.inuse;
 
-import dev.syncgc.core.deletion.Step;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.model.ObjectRef;
 import java.util.HashMap;
@@ -23,10 +22,10 @@ public final class UsersFirst {
   private final Map<ObjectRef, List<ObjectMetadata>> held; // dependent -> its users
   private final Map<ObjectRef, Integer> waves; // the wave each dependent counts in, when raised
   private final ToIntFunction<ObjectMetadata> waveOf;
-  private final List<Step.RingOfUsers> rings;
+  private final List<List<ObjectRef>> rings;
 
   private UsersFirst(Map<ObjectRef, List<ObjectMetadata>> held, Map<ObjectRef, Integer> waves,
-      ToIntFunction<ObjectMetadata> waveOf, List<Step.RingOfUsers> rings) {
+      ToIntFunction<ObjectMetadata> waveOf, List<List<ObjectRef>> rings) {
     this.held = held;
     this.waves = waves;
     this.waveOf = waveOf;
@@ -37,7 +36,7 @@ public final class UsersFirst {
   public static UsersFirst of(InUse.Lookup lookup, ObjectMetadata owner, List<ObjectMetadata> dependents,
       ToIntFunction<ObjectMetadata> waveOf, Predicate<ObjectMetadata> cascades) {
     Map<ObjectRef, List<ObjectMetadata>> held = new HashMap<>();
-    Map<Set<ObjectRef>, Step.RingOfUsers> rings = new LinkedHashMap<>(); // one each, whichever member found it
+    Map<Set<ObjectRef>, List<ObjectRef>> rings = new LinkedHashMap<>(); // one each, whichever member found it
     Set<ObjectRef> going = new HashSet<>();
     dependents.forEach(d -> going.add(d.ref()));
     UsersRing search = new UsersRing(lookup, going, cascades);
@@ -48,7 +47,7 @@ public final class UsersFirst {
           held.put(d.ref(), hold.users());
         } else if (!hold.ring().isEmpty()) {
           Set<ObjectRef> members = new HashSet<>(hold.ring());
-          rings.putIfAbsent(members, new Step.RingOfUsers(hold.ring()));
+          rings.putIfAbsent(members, hold.ring());
         }
       }
     }
@@ -56,8 +55,11 @@ public final class UsersFirst {
         List.copyOf(rings.values()));
   }
 
-  /** The rings of use (with ownership) among the dependents, released as units: each to be named once. */
-  public List<Step.RingOfUsers> rings() {
+  /**
+   * The rings of use (with ownership) among the dependents, released as units: each to be named once, as a
+   * closed path through its members.
+   */
+  public List<List<ObjectRef>> rings() {
     return rings;
   }
 

@@ -1,6 +1,6 @@
 package dev.syncgc.core.deletion.inuse;
 
-import dev.syncgc.core.deletion.Ring;
+import dev.syncgc.core.graph.ClosedPath;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.Names;
@@ -37,17 +37,17 @@ import java.util.function.Predicate;
  */
 public final class UsersRing {
   /**
-   * One step of one object's deletion, told apart by the object's reference (equal by uid: the graph may
+   * One stage of one object's deletion (its start, or its end: gone), told apart by the object's reference (equal by uid: the graph may
    * hand out another instance of the same object); {@code object} is the version the search looked at.
    */
-  private record Step(ObjectRef ref, boolean gone, ObjectMetadata object) {
-    Step(ObjectMetadata object, boolean gone) {
+  private record Stage(ObjectRef ref, boolean gone, ObjectMetadata object) {
+    Stage(ObjectMetadata object, boolean gone) {
       this(object.ref(), gone, object);
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Step s && s.ref.equals(ref) && s.gone == gone;
+      return o instanceof Stage s && s.ref.equals(ref) && s.gone == gone;
     }
 
     @Override
@@ -63,7 +63,7 @@ public final class UsersRing {
    * What each step waits for, worked out once: one search per used object asks about the same steps
    * (a plan searches from each of an owner's dependents, over the same graph, going and cascades).
    */
-  private final Map<Step, List<Step>> edges = new HashMap<>();
+  private final Map<Stage, List<Stage>> edges = new HashMap<>();
 
   /** For one plan: searches from any number of used objects share what they learn of the graph. */
   public UsersRing(InUse.Lookup lookup, Set<ObjectRef> going, Predicate<ObjectMetadata> cascades) {
@@ -77,35 +77,35 @@ public final class UsersRing {
    * for {@code used}'s deletion to start; otherwise empty: a user that can go first goes first.
    */
   List<ObjectRef> of(ObjectMetadata used, List<ObjectMetadata> users) {
-    Step target = new Step(used, false);
-    List<Step> targetWaitsFor = users.stream().map(u -> new Step(u, true)).toList();
-    Function<Step, List<Step>> waitsFor = x -> x.equals(target) ? targetWaitsFor : edges.getOrDefault(x, List.of());
-    Deque<Step> todo = new ArrayDeque<>(targetWaitsFor);
-    Set<Step> seen = new HashSet<>(todo);
-    Map<Step, List<Step>> waitedOnBy = new HashMap<>(); // the edges found, reversed
+    Stage target = new Stage(used, false);
+    List<Stage> targetWaitsFor = users.stream().map(u -> new Stage(u, true)).toList();
+    Function<Stage, List<Stage>> waitsFor = x -> x.equals(target) ? targetWaitsFor : edges.getOrDefault(x, List.of());
+    Deque<Stage> todo = new ArrayDeque<>(targetWaitsFor);
+    Set<Stage> seen = new HashSet<>(todo);
+    Map<Stage, List<Stage>> waitedOnBy = new HashMap<>(); // the edges found, reversed
     while (!todo.isEmpty()) { // whatever its size: no search limit that ends in holding for ever
-      Step step = todo.pop();
+      Stage step = todo.pop();
       if (!willGo.test(step.object())) {
         return List.of();
       }
-      List<Step> before = edges.computeIfAbsent(step, this::waitsFor);
-      for (Step b : before) {
+      List<Stage> before = edges.computeIfAbsent(step, this::waitsFor);
+      for (Stage b : before) {
         waitedOnBy.computeIfAbsent(b, k -> new ArrayList<>()).add(step);
         if (!b.equals(target) && seen.add(b)) {
           todo.push(b);
         }
       }
     }
-    Set<Step> reachTarget = reaching(target, waitedOnBy); // one walk back from the target for all users
+    Set<Stage> reachTarget = reaching(target, waitedOnBy); // one walk back from the target for all users
     for (ObjectMetadata u : users) {
-      if (!reachTarget.contains(new Step(u, true))) {
+      if (!reachTarget.contains(new Stage(u, true))) {
         return List.of(); // this user waits for nothing of it: it goes first
       }
     }
-    Set<Step> inside = new HashSet<>(seen);
+    Set<Stage> inside = new HashSet<>(seen);
     inside.add(target);
     List<ObjectRef> path = new ArrayList<>();
-    for (Step s : Ring.closedPath(target, inside, waitsFor::apply)) {
+    for (Stage s : ClosedPath.of(target, inside, waitsFor::apply)) {
       ObjectRef ref = s.object().ref();
       if (path.isEmpty() || !path.get(path.size() - 1).equals(ref)) {
         path.add(ref); // an object's two steps named once
@@ -115,25 +115,25 @@ public final class UsersRing {
   }
 
   /** What must happen before this step. */
-  private List<Step> waitsFor(Step step) {
+  private List<Stage> waitsFor(Stage step) {
     ObjectMetadata o = step.object();
-    List<Step> before = new ArrayList<>();
+    List<Stage> before = new ArrayList<>();
     boolean held = !o.beingDeleted() || o.hasFinalizer(Names.FINALIZER); // its deletion can wait for users
     if (step.gone()) {
       if (held) {
-        before.add(new Step(o, false));
+        before.add(new Stage(o, false));
       }
       if (willGo.waitsForDependents(o)) {
         for (ObjectMetadata d : graph.dependentsOf(o.ref())) {
           if (willGo.test(d)) { // one another owner keeps is let go of (its reference removed), not waited for
-            before.add(new Step(d, true));
+            before.add(new Stage(d, true));
           }
         }
       }
       return before;
     }
     if (held) {
-      lookup.users(o).forEach(u -> before.add(new Step(u, true))); // the hold
+      lookup.users(o).forEach(u -> before.add(new Stage(u, true))); // the hold
     }
     if (!o.beingDeleted()) {
       // a cascade deletes it only once its owners all started: marked as deleted is not enough, an owner
@@ -141,7 +141,7 @@ public final class UsersRing {
       for (OwnerLink link : o.owners()) {
         ObjectMetadata owner = graph.validity(o, link) == LinkValidity.VALID ? graph.get(link) : null;
         if (owner != null && !owner.ref().equals(o.ref())) {
-          before.add(new Step(owner, false));
+          before.add(new Stage(owner, false));
         }
       }
     }
@@ -149,11 +149,11 @@ public final class UsersRing {
   }
 
   /** The steps that wait, directly or not, for {@code target}: a walk back along the reversed edges. */
-  private static Set<Step> reaching(Step target, Map<Step, List<Step>> waitedOnBy) {
-    Set<Step> found = new HashSet<>();
-    Deque<Step> todo = new ArrayDeque<>(List.of(target));
+  private static Set<Stage> reaching(Stage target, Map<Stage, List<Stage>> waitedOnBy) {
+    Set<Stage> found = new HashSet<>();
+    Deque<Stage> todo = new ArrayDeque<>(List.of(target));
     while (!todo.isEmpty()) {
-      for (Step waiting : waitedOnBy.getOrDefault(todo.pop(), List.of())) {
+      for (Stage waiting : waitedOnBy.getOrDefault(todo.pop(), List.of())) {
         if (found.add(waiting)) {
           todo.push(waiting);
         }

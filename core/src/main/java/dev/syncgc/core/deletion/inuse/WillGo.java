@@ -1,6 +1,6 @@
 package dev.syncgc.core.deletion.inuse;
 
-import dev.syncgc.core.deletion.Keepers;
+import dev.syncgc.core.graph.DeletingOwner;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.LinkValidity;
 import dev.syncgc.core.model.ObjectMetadata;
@@ -51,12 +51,12 @@ final class WillGo {
 
   /**
    * Whether an object may go: marked as deleted, or every owner of it may and deletes its dependents
-   * when it goes (foreground deletion, or syncgc's cascade: {@link Keepers#deletesDependents}); an owner
+   * when it goes (foreground deletion, or syncgc's cascade: {@link DeletingOwner#deletesDependents}); an owner
    * that stays, orphans, or is held by another controller's finalizer keeps it, as for the ring rule.
    * {@link UsersRing} asks the stricter question.
    */
   static WillGo mayGo(DependencyGraph graph, Predicate<ObjectMetadata> cascades, Predicate<ObjectMetadata> kept) {
-    return new WillGo(graph, Set.of(), o -> Keepers.deletesDependents(o, cascades), kept);
+    return new WillGo(graph, Set.of(), o -> DeletingOwner.deletesDependents(o, cascades), kept);
   }
 
   boolean test(ObjectMetadata o) {
