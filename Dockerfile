@@ -1,8 +1,11 @@
 # Multi-stage build of the operator image: build with Maven and a JDK, cut a runtime down to the
 # modules the operator uses (jlink), run it on plain Debian as a non-root user (docs/benchmarks.md,
 # "Operator image": size and time to ready, before and after; an AppCDS archive was measured and dropped).
-# The base images are build arguments: the defaults are the public images; without a registry,
-# e2e/images.sh builds local equivalents from Debian packages and passes them.
+# The base images are build arguments: the defaults are the public images by tag, for a developer's
+# build; without a registry, e2e/images.sh builds local equivalents from Debian packages and passes
+# them. A release (`make dist-image`) names both by digest (name@sha256:..., or sha256:<image ID> for
+# one built here) and refuses a tag; the final stage records them in its labels (docs/usage.md,
+# "Publishing a release").
 ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 
@@ -35,13 +38,21 @@ FROM ${RUNTIME_IMAGE}
 ARG VERSION=dev
 ARG REVISION=unknown
 ARG SOURCE=https://github.com/syncgc/syncgc
+# what the image was built from, for its provenance (e2e/sign.sh): the base images as given, and the
+# sha256 of this Dockerfile (`make dist-image` passes it)
+ARG BUILD_IMAGE
+ARG RUNTIME_IMAGE
+ARG DOCKERFILE_SHA256=unknown
 LABEL org.opencontainers.image.title="syncgc-operator" \
       org.opencontainers.image.description="syncgc: synchronous garbage collection for Kubernetes custom resources" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.url="${SOURCE}" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
-      org.opencontainers.image.licenses="Apache-2.0"
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.base.name="${RUNTIME_IMAGE}" \
+      dev.syncgc.image.build-image="${BUILD_IMAGE}" \
+      dev.syncgc.image.dockerfile-sha256="${DOCKERFILE_SHA256}"
 COPY --from=build /opt/jre /opt/jre
 ENV JAVA_HOME=/opt/jre PATH=/opt/jre/bin:$PATH
 # the revision label of the operator's syncgc_build_info metric

@@ -177,6 +177,9 @@ REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 SOURCE_URL ?= https://github.com/syncgc/syncgc
 IMAGE ?= syncgc/operator
 DOCKER_BUILD_ARGS ?=
+# the release image's base images, by digest: make dist-image $(e2e/images.sh pins) (pins local: the ones built here)
+BUILD_IMAGE ?=
+RUNTIME_IMAGE ?=
 HELM ?= $(shell command -v helm 2>/dev/null || echo $${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools/helm)
 DIST := dist
 KREW_ARCHIVE := $(DIST)/kubectl-syncgc-v$(VERSION).tar.gz
@@ -203,8 +206,11 @@ dist: ## release artifacts in dist/ (VERSION, default the chart's appVersion): c
 dist-check: ## check dist/ (e2e/dist-check.sh): the krew manifest's sha256 and files against its archive, no Prometheus class in the plugin's jar, the chart package, the SBOMs, the image labels
 	VERSION=$(VERSION) DIST=$(DIST) HELM=$(HELM) IMAGE=$(IMAGE) e2e/dist-check.sh
 
-dist-image: ## the operator image $(IMAGE):$(VERSION) with org.opencontainers.image.* labels (needs Docker; DOCKER_BUILD_ARGS for base images)
-	docker build $(DOCKER_BUILD_ARGS) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
+dist-image: ## the operator image $(IMAGE):$(VERSION) with org.opencontainers.image.* labels, on BUILD_IMAGE and RUNTIME_IMAGE given by digest, a tag refused (e2e/images.sh pins prints them; needs Docker)
+	e2e/images.sh check-pinned "$(BUILD_IMAGE)" "$(RUNTIME_IMAGE)"
+	docker build $(DOCKER_BUILD_ARGS) --build-arg BUILD_IMAGE=$(BUILD_IMAGE) --build-arg RUNTIME_IMAGE=$(RUNTIME_IMAGE) \
+	  --build-arg DOCKERFILE_SHA256=$$(sha256sum Dockerfile | cut -d' ' -f1) \
+	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
 	  --build-arg SOURCE=$(SOURCE_URL) -t $(IMAGE):$(VERSION) .
 	docker inspect --format '{{ json .Config.Labels }}' $(IMAGE):$(VERSION)
 

@@ -4,6 +4,12 @@
 #   e2e/images.sh bases      Debian bookworm (debootstrap) and a JDK+Maven image on it
 #   e2e/images.sh operator   the operator image from the repository's Dockerfile, on those bases
 #                            (prints the image name as its last line)
+#   e2e/images.sh pins [local]   `BUILD_IMAGE=... RUNTIME_IMAGE=...` naming the Dockerfile's public base
+#                            images by digest (pulled if missing), or with `local` the bases built
+#                            here (built if missing), for `make dist-image $(e2e/images.sh pins)`
+#   e2e/images.sh pin REF    REF by digest: as given if it is; a registry's image (pulled if missing)
+#                            as name@sha256:<manifest digest>; one built here as sha256:<image ID>
+#   e2e/images.sh check-pinned REF...   exits 1 unless every REF names its image by digest
 #
 # Needs a Docker daemon (e2e/docker.sh up; DOCKER_HOST as it prints). Images are cached in the
 # daemon and rebuilt only when missing; nothing is ever committed.
@@ -71,10 +77,55 @@ cmd_bases() {
   build_packages "$MAVEN" openjdk-17-jdk-headless maven ca-certificates
 }
 
+# A reference by digest: name@sha256:<64 hex> (a registry's manifest or index) or sha256:<64 hex> (an
+# image ID: the digest of the image's configuration, which names each of its layers by digest).
+is_pinned() { [[ $1 =~ ^[^@[:space:]]+@sha256:[0-9a-f]{64}$ || $1 =~ ^sha256:[0-9a-f]{64}$ ]]; }
+
+# A Docker daemon without BuildKit (the classic builder) looks a name@sha256:... up only in a
+# registry, never among the images built here, which have no registry digest: those are pinned by
+# their image ID, which `FROM` takes as it is.
+cmd_pin() {
+  local ref=${1:?usage: e2e/images.sh pin NAME:TAG}
+  if is_pinned "$ref"; then echo "$ref"; return; fi
+  require_docker
+  have_image "$ref" || docker pull -q "$ref" >/dev/null || die "no image $ref here, and it cannot be pulled"
+  local digest
+  digest=$(docker image inspect --format '{{range .RepoDigests}}{{println .}}{{end}}' "$ref" | head -1)
+  [[ -n $digest ]] || digest=$(docker image inspect --format '{{.Id}}' "$ref")
+  is_pinned "$digest" || die "no digest for $ref: $digest"
+  echo "$digest"
+}
+
+cmd_pins() {
+  local build runtime
+  case $1 in
+    local) cmd_bases; build=$MAVEN runtime=$DEBIAN ;;
+    public) # the Dockerfile's defaults
+      build=$(sed -n 's/^ARG BUILD_IMAGE=//p' "$REPO/Dockerfile")
+      runtime=$(sed -n 's/^ARG RUNTIME_IMAGE=//p' "$REPO/Dockerfile")
+      [[ -n $build && -n $runtime ]] || die "the Dockerfile has no ARG BUILD_IMAGE=... and RUNTIME_IMAGE=... defaults" ;;
+    *) die "usage: e2e/images.sh pins [local]" ;;
+  esac
+  build=$(cmd_pin "$build")
+  runtime=$(cmd_pin "$runtime")
+  echo "BUILD_IMAGE=$build RUNTIME_IMAGE=$runtime"
+}
+
+cmd_check_pinned() {
+  local ref
+  (($#)) || die "usage: e2e/images.sh check-pinned REF..."
+  for ref in "$@"; do
+    is_pinned "$ref" || die "the base image '$ref' is not given by digest: a release names BUILD_IMAGE and RUNTIME_IMAGE as name@sha256:<digest> or sha256:<image ID> (e2e/images.sh pin NAME:TAG prints one; e2e/images.sh pins both, pins local those built here)"
+  done
+}
+
 cmd_operator() {
   cmd_bases
   log "building $OPERATOR from $REPO/Dockerfile"
-  docker build --network host -q -t "$OPERATOR" --build-arg "BUILD_IMAGE=$MAVEN" --build-arg "RUNTIME_IMAGE=$DEBIAN" \
+  local build runtime
+  build=$(cmd_pin "$MAVEN")
+  runtime=$(cmd_pin "$DEBIAN")
+  docker build --network host -q -t "$OPERATOR" --build-arg "BUILD_IMAGE=$build" --build-arg "RUNTIME_IMAGE=$runtime" \
     "$REPO" >/dev/null || die "the operator image did not build (run the docker build above without -q to see why)"
   echo "$OPERATOR"
 }
@@ -82,5 +133,8 @@ cmd_operator() {
 case ${1:-} in
   bases) cmd_bases ;;
   operator) cmd_operator ;;
-  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  pins) cmd_pins "${2:-public}" ;;
+  pin) shift; cmd_pin "$@" ;;
+  check-pinned) shift; cmd_check_pinned "$@" ;;
+  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -36,12 +36,16 @@ make -s dist VERSION="$VERSION" >/dev/null
 for f in "syncgc-$VERSION.tgz" "kubectl-syncgc-v$VERSION.tar.gz" syncgc.yaml SHA256SUMS; do
   [[ -f dist/$f ]] || fail "make dist did not write dist/$f"
 done
+# the base images by digest, as a release names them (make dist-image refuses a tag)
 build_args=""
+pins=""
 if [[ -n ${SYNCGC_OFFLINE:-} ]]; then # no registry for the Dockerfile's base images: the ones built here
-  e2e/images.sh bases
-  build_args="--network host --build-arg BUILD_IMAGE=syncgc/maven:17-bookworm --build-arg RUNTIME_IMAGE=syncgc/debian:bookworm"
+  pins=local
+  build_args="--network host"
 fi
-make -s dist-image VERSION="$VERSION" IMAGE="$IMAGE" DOCKER_BUILD_ARGS="$build_args" >"$WORK/image.log" 2>&1 \
+pinned=$(e2e/images.sh pins ${pins:+"$pins"}) || fail "e2e/images.sh pins${pins:+ $pins}: no digest for the base images"
+read -ra bases <<<"$pinned"
+make -s dist-image VERSION="$VERSION" IMAGE="$IMAGE" DOCKER_BUILD_ARGS="$build_args" "${bases[@]}" >"$WORK/image.log" 2>&1 \
   || { tail -30 "$WORK/image.log" >&2; fail "make dist-image"; }
 eval "$(e2e/kind.sh cluster)"
 e2e/kind.sh namespace # Pod Security `restricted` enforced: the operator, helm test and the uninstall Job pass it
