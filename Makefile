@@ -214,5 +214,5 @@ dist-image: ## the operator image $(IMAGE):$(VERSION) with org.opencontainers.im
 	  --build-arg SOURCE=$(SOURCE_URL) -t $(IMAGE):$(VERSION) .
 	docker inspect --format '{{ json .Config.Labels }}' $(IMAGE):$(VERSION)
 
-dist-sign: ## after dist + dist-image: the image's SBOM (syft) into dist/, the image signed and the SBOM attested (cosign) in a throwaway registry on loopback, both verified (e2e/sign.sh; SYNCGC_COSIGN_KEY for a real key)
-	VERSION=$(VERSION) DIST=$(DIST) e2e/sign.sh release $(IMAGE):$(VERSION)
+dist-sign: ## after dist + dist-image: the image's SBOM (syft) into dist/, the image signed, the SBOM and a SLSA provenance attested (cosign) in a throwaway registry on loopback, the chart signed (helm provenance, GPG) and SHA256SUMS (cosign sign-blob), all verified (e2e/sign.sh; SYNCGC_COSIGN_KEY, SYNCGC_GPG_KEYRING for real keys)
+	VERSION=$(VERSION) DIST=$(DIST) HELM=$(HELM) e2e/sign.sh release $(IMAGE):$(VERSION)

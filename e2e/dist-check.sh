@@ -3,8 +3,9 @@
 # archive (and that the check refuses a wrong sha256), no Prometheus class in the plugin's jar, the
 # plugin's completion as krew unpacks it, the chart
 # package (LICENSE, helm lint --strict with an image, appVersion, artifacthub.io/images at VERSION), the
-# jars' CycloneDX SBOMs, the Dockerfile's image labels, the image's SBOM once `make dist-sign` wrote it,
-# and SHA256SUMS. Exits 1 at the first check that fails, naming it.
+# jars' CycloneDX SBOMs, the Dockerfile's image labels, the image's SBOM, the chart's provenance file
+# (helm verify) and SHA256SUMS' signature (cosign verify-blob) once `make dist-sign` wrote them, and
+# SHA256SUMS. Exits 1 at the first check that fails, naming it.
 #
 # Environment: VERSION (required), DIST (default dist), HELM (default helm on PATH, else the cached one),
 # IMAGE (the image the chart is linted with; default syncgc/operator)
@@ -66,6 +67,13 @@ image_sbom=$DIST/syncgc-operator-image-$VERSION.cdx.json
 if [[ -f $image_sbom ]]; then
   e2e/sign.sh check-sbom "$image_sbom"
   [[ -s $DIST/cosign.pub ]] || fail "$image_sbom is there but $DIST/cosign.pub is not"
+fi
+# the chart's provenance file and SHA256SUMS' signature, once make dist-sign wrote them
+if [[ -f $CHART.prov ]]; then
+  "$HELM" verify --keyring "$DIST/chart-key.gpg" "$CHART" >/dev/null || fail "helm verify $CHART with $DIST/chart-key.gpg"
+fi
+if [[ -f $DIST/SHA256SUMS.sigstore.json ]]; then
+  e2e/sign.sh check-sums "$DIST"
 fi
 (cd "$DIST" && sha256sum --quiet -c SHA256SUMS)
 echo "dist-check: $DIST/ holds a consistent release $VERSION"
