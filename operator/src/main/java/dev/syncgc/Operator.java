@@ -36,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -227,6 +228,13 @@ public final class Operator {
     }
     CompletableFuture.allOf(initial.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
     log.info("graph built objects={}", engine.graphSnapshot().size());
+    List<String> forbidden = engine.forbiddenKinds();
+    if (!forbidden.isEmpty()) {
+      log.warn("kinds not seen, list and watch forbidden: {}; their objects are not in the graph: an owner of"
+          + " those kinds counts as keeping what it owns, a dependent of those kinds is neither deleted nor"
+          + " waited for (grant get, list, watch, patch and delete on them to track them)",
+          forbidden.stream().map(k -> k.startsWith("/") ? k.substring(1) : k).collect(Collectors.joining(", ")));
+    }
     return watching;
   }
 

@@ -95,6 +95,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.workers = new Workers(queue, sync::sync, settings.workers());
     metrics.silentWatches(reflectors::silentWatchesRestarted);
     metrics.unreadGroupVersions(() -> discovery.unreadGroupVersions().size());
+    metrics.forbiddenKinds(() -> reflectors.refusedKinds().size());
     metrics.discoveryFailures(discovery::failures);
     metrics.leader(() -> workers.progress().workersRunning()); // the workers run while this replica leads
     metrics.gauges(sync::inProgress, sync::oldestInProgressAgeSeconds, graph::size, graph::ownerReferences,
@@ -107,6 +108,11 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     discovery.learn(kind);
     metrics.watchRestarts(kindLabel(kind), Reflectors.RESTART_REASONS); // at 0 from the start, for alerts
     return reflectors.track(kind);
+  }
+
+  /** Tracked kinds whose list and watch the API server refuses (403), as group/Kind. */
+  public List<String> forbiddenKinds() {
+    return reflectors.refusedKinds();
   }
 
   /** Whether a group/kind is tracked. */

@@ -211,4 +211,12 @@ public final class SyncgcMetrics implements CallCounts {
         .description("Group-versions whose discovery failed (an aggregated API down): kinds in them are not tracked")
         .register(registry);
   }
+
+  /** {@code syncgc_kinds_forbidden}: tracked kinds whose list and watch the API server refuses (RBAC). */
+  public void forbiddenKinds(Supplier<Number> count) {
+    Gauge.builder("syncgc.kinds.forbidden", count)
+        .description("Tracked kinds syncgc may not list and watch (403): their objects are not seen, an owner of"
+            + " them counts as keeping")
+        .register(registry);
+  }
 }
