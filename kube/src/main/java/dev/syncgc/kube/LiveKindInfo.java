@@ -14,7 +14,10 @@ public final class LiveKindInfo implements KindInfo {
   private final Discovery discovery;
   private final Predicate<String> tracks;
 
-  /** @param tracks whether a kind ({@code group/Kind}) is watched now: the reflectors' {@code tracks} */
+  /**
+   * @param tracks whether a kind ({@code group/Kind}) is watched now and its list not refused: the
+   *     reflectors' {@code listable}; an owner of any other kind is presumed solid
+   */
   public LiveKindInfo(Discovery discovery, Predicate<String> tracks) {
     this.discovery = discovery;
     this.tracks = tracks;

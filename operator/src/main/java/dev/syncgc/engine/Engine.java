@@ -75,7 +75,8 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     this.pauses = new PauseWatch(System::nanoTime, settings.pauseLimit());
     this.holds = new InUseHolds(System::nanoTime, clock);
     this.reflectors = new Reflectors(reads, settings.namespaces(), settings.initialListTimeout(), this);
-    this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors::tracks));
+    // an owner of a kind syncgc may not list (RBAC) is out of sight: presumed solid, as one not tracked
+    this.graph = new DependencyGraph(new LiveKindInfo(discovery, reflectors::listable));
     this.states = new ObjectStates(uid -> graph.get(uid) != null);
     this.barrier = new FreshnessBarrier(reads::listMetadata, reflectors::deliveredUpTo, settings.namespaces(),
         graph::knows, this::upserted, metrics::unseenFound, System::nanoTime, listPool, states);

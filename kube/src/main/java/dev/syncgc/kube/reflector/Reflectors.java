@@ -172,6 +172,16 @@ public final class Reflectors implements AutoCloseable {
     return tracked.containsKey(groupKind);
   }
 
+  /**
+   * Whether a group/kind is tracked and its list and watch are not refused: only then is an object of
+   * it that the graph has not seen absent. An owner of a kind that is not listable is out of sight, and
+   * counts as keeping (SPEC, safety invariant 1).
+   */
+  public boolean listable(String groupKind) {
+    KindTracking w = tracked.get(groupKind);
+    return w != null && !w.refused.get();
+  }
+
   public TrackedKind kind(String groupKind) {
     KindTracking w = tracked.get(groupKind);
     return w == null ? null : w.kind;

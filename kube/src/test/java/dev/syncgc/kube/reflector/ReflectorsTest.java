@@ -2,6 +2,7 @@ package dev.syncgc.kube.reflector;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.syncgc.core.model.ObjectMetadata;
@@ -363,9 +364,12 @@ class ReflectorsTest {
     reflectors.track(CONFIGMAPS).get(10, TimeUnit.SECONDS); // start-up does not wait for a refused kind
     assertEquals(List.of("/ConfigMap"), reflectors.refusedKinds());
     assertTrue(reflectors.listableKinds().isEmpty());
+    assertTrue(reflectors.tracks("/ConfigMap"));
+    assertFalse(reflectors.listable("/ConfigMap"), "tracked, but its owners are out of sight");
 
     await("retried until granted").atMost(Duration.ofSeconds(10)).until(() -> reflectors.refusedKinds().isEmpty());
     await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("upserted a@5"));
     assertEquals(List.of(CONFIGMAPS), reflectors.listableKinds());
+    assertTrue(reflectors.listable("/ConfigMap"));
   }
 }
