@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: cli-docs-check mutation chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: cli-docs-check mutation chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-restricted test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -49,10 +49,11 @@ kind-up: ## a kind cluster with the chart installed from the image of the Docker
 kind-down: ## delete the kind cluster
 	e2e/kind.sh down
 
-test-kind: test-kind-its test-kind-user-path test-kind-upgrade ## the user path from dist/ on kind, the upgrade from the last release, then the e2e tests of e2e/kind/tests.txt against the chart's in-cluster operator (KIND_ITS=... to choose)
+test-kind: test-kind-its test-kind-user-path test-kind-upgrade ## the user path from dist/ on kind, the upgrade from the last release, then the e2e tests of e2e/kind/tests.txt against the chart's in-cluster operator (KIND_ITS=... to choose), then the restricted RBAC mode on the same release
 	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
 	  export PATH="$$PATH:$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools" && \
-	  SYNCGC_E2E_OPERATOR=chart $(RAN_TESTS) '$(KIND_ITS)' -- $(VERIFY_ITS)
+	  SYNCGC_E2E_OPERATOR=chart $(RAN_TESTS) '$(KIND_ITS)' -- $(VERIFY_ITS) && \
+	  e2e/kind-restricted.sh
 test-kind: IT_MODULES = operator,cli,e2e
 
 # before the kind cluster and the images: every class of KIND_ITS (e2e/kind/tests.txt) is a test class
@@ -61,6 +62,10 @@ test-kind-its:
 
 test-kind-user-path: ## on kind, as a user: make dist + dist-image, helm install of the packaged chart, the krew archive's plugin deleting 1,000-dependent trees, helm uninstall mid-deletion
 	@eval "$$(e2e/docker.sh env-if-ours)"; e2e/kind-user-path.sh
+
+test-kind-restricted: ## on kind: helm upgrade of the chart to the restricted RBAC mode (ConfigMaps only), its start warning naming a kind it may not list, a cascade kept by an owner of that kind
+	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
+	  e2e/kind-restricted.sh
 
 test-kind-upgrade: ## on kind: helm upgrade from the last release's chart and image (SYNCGC_PREVIOUS_RELEASE in e2e/common.sh) to this tree's, mid-cascade; every deletion finishes, nothing else is deleted
 	@eval "$$(e2e/docker.sh env-if-ours)"; e2e/kind-upgrade.sh
