@@ -135,4 +135,30 @@ class KubectlSyncgcIT {
     assertEquals(3, forbidden.exitCode(), forbidden.describe());
     assertTrue(forbidden.stderr().contains("forbidden"), forbidden.describe());
   }
+
+  /**
+   * A token the API server does not accept: it answers 401 and, over HTTP/2, closes the connection
+   * (GOAWAY) as it does for every request it cannot authenticate; that is a refused token, not an
+   * unreachable server.
+   */
+  @Test
+  void aTokenTheServerDoesNotAcceptIsNamedWithTheFix(TestNamespace ns) throws Exception {
+    client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName("reader").endMetadata().build()).create();
+    String kubeconfig = ServiceAccounts.kubeconfig(client, ns.name(), "reader").toString();
+
+    ProcessRunner.Result wrongFlag = KubectlSyncgc.runAs(kubeconfig, "status", "-n", ns.name(), "--token", "not-a-token");
+    assertEquals(4, wrongFlag.exitCode(), wrongFlag.describe());
+    assertTrue(wrongFlag.stderr().contains("the token of --token was not accepted (401 Unauthorized)")
+        && wrongFlag.stderr().contains("kubectl create token"), wrongFlag.describe());
+    assertTrue(!wrongFlag.stderr().contains("cannot reach"), wrongFlag.describe());
+
+    Path wrongFile = TestCluster.targetDir().resolve("wrong-token.kubeconfig");
+    Files.writeString(wrongFile, Files.readString(Path.of(kubeconfig)).replaceAll("token: .*", "token: not-a-token"));
+    ProcessRunner.Result wrongConfig = KubectlSyncgc.runAs(wrongFile.toString(), "tree", "widgets.test.syncgc.dev/w",
+        "-n", ns.name());
+    assertEquals(4, wrongConfig.exitCode(), wrongConfig.describe());
+    assertTrue(wrongConfig.stderr().contains("the credentials of the kubeconfig were not accepted (401 Unauthorized)"),
+        wrongConfig.describe());
+  }
 }

@@ -18,10 +18,13 @@ public final class Cluster implements AutoCloseable {
   public final KubernetesClient client;
   /** The namespace of {@code -n}, else the context's, else {@code default}. */
   public final String namespace;
+  /** The token is {@code --token}'s, not the kubeconfig's: what a 401 asks to fix. */
+  private final boolean tokenFlag;
 
-  private Cluster(KubernetesClient client, String namespace) {
+  private Cluster(KubernetesClient client, String namespace, boolean tokenFlag) {
     this.client = client;
     this.namespace = namespace;
+    this.tokenFlag = tokenFlag;
   }
 
   public static Cluster connect(ClusterOptions options) {
@@ -38,7 +41,7 @@ public final class Cluster implements AutoCloseable {
     if (options.verbosity >= ClusterOptions.LOG_REQUESTS) {
       builder.withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(RequestLog.NAME, new RequestLog(log)));
     }
-    return new Cluster(builder.build(), namespace);
+    return new Cluster(builder.build(), namespace, options.token != null);
   }
 
   /**
@@ -128,9 +131,8 @@ public final class Cluster implements AutoCloseable {
       return new CliException(ExitCodes.FORBIDDEN, what + ": forbidden (" + e.getStatus().getMessage()
           + "); ask for get/list rights on it, or use another --context");
     }
-    if (code == 401) {
-      return new CliException(ExitCodes.NO_CLUSTER, what + ": not authenticated; check the credentials of the"
-          + " kubeconfig context");
+    if (code == 401 || goAway(e) && refusedOverHttp11()) {
+      return unauthorized(what);
     }
     if (code == 404) {
       return new CliException(ExitCodes.NOT_FOUND, what + ": not found");
@@ -140,6 +142,40 @@ public final class Cluster implements AutoCloseable {
           + client.getConfiguration().getMasterUrl() + " (" + rootMessage(e) + "); is the cluster running?");
     }
     return new CliException(ExitCodes.ERROR, what + ": " + e.getMessage());
+  }
+
+  private CliException unauthorized(String what) {
+    return new CliException(ExitCodes.NO_CLUSTER, what + (tokenFlag
+        ? ": the token of --token was not accepted (401 Unauthorized); pass a valid one (kubectl create token"
+            + " SERVICEACCOUNT -n NAMESPACE makes one) or leave --token out to use the kubeconfig's credentials"
+        : ": the credentials of the kubeconfig were not accepted (401 Unauthorized); renew the context's token or"
+            + " certificate, or log in again (kubectl config view --minify shows the user in use)"));
+  }
+
+  /**
+   * The server closed the HTTP/2 connection under the request (GOAWAY). The API server answers a request it
+   * cannot authenticate with 401 and closes its connection so; the JDK's HTTP client (before Java 24) then
+   * fails the request with the GOAWAY and loses the 401.
+   */
+  private static boolean goAway(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("GOAWAY")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** One request more, over HTTP/1.1, where the 401 arrives: whether the server refuses the credentials. */
+  private boolean refusedOverHttp11() {
+    Config config = client.getConfiguration();
+    config.setHttp2Disable(true); // read when a client is built: this connection's client is built already
+    try (KubernetesClient probe = new KubernetesClientBuilder().withConfig(config).build()) {
+      probe.getApiGroups();
+      return false;
+    } catch (KubernetesClientException e) {
+      return e.getCode() == 401;
+    }
   }
 
   /** No answer at all: the connection failed (refused, reset, timed out, TLS), not a status from the server. */

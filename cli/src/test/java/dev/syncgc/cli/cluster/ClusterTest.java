@@ -168,6 +168,36 @@ class ClusterTest {
     }
   }
 
+  /** A 401 names the credentials that were refused, --token's or the kubeconfig's, and how to fix them. */
+  @Test
+  void aRefusedTokenIsNamedWithTheFixNotAsAnUnreachableServer() throws IOException {
+    Path file = kubeconfig("config", "a", "c", "https://a.example:6443", "a");
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", x -> {
+      byte[] body = "{\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Unauthorized\",\"code\":401}".getBytes();
+      x.sendResponseHeaders(401, body.length);
+      x.getResponseBody().write(body);
+      x.close();
+    });
+    server.start();
+    try {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort();
+      for (boolean flag : new boolean[] {true, false}) {
+        ClusterOptions options = flag ? parsed("--kubeconfig", file.toString(), "--server", url, "--token", "wrong")
+            : parsed("--kubeconfig", file.toString(), "--server", url);
+        try (Cluster c = Cluster.connect(options)) {
+          CliException e = assertThrows(CliException.class, () -> new Kinds(c));
+          assertEquals(ExitCodes.NO_CLUSTER, e.exitCode());
+          assertTrue(e.getMessage().contains(flag
+              ? "the token of --token was not accepted (401 Unauthorized); pass a valid one (kubectl create token"
+              : "the credentials of the kubeconfig were not accepted (401 Unauthorized)"), e.getMessage());
+        }
+      }
+    } finally {
+      server.stop(0);
+    }
+  }
+
   private static String logOf(ClusterOptions options) {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     try (Cluster c = Cluster.connect(options, new PrintStream(log, true, StandardCharsets.UTF_8))) {
