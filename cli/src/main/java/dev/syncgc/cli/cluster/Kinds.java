@@ -39,16 +39,26 @@ public final class Kinds implements KindInfo {
    */
   private final List<KindNames.NamedKind> usable = new ArrayList<>();
 
-  /** Reads discovery, the group-versions a few at a time. */
+  /**
+   * Reads discovery: aggregated, in two requests, where the server serves it; else one request per
+   * group-version, a few at a time.
+   */
   public Kinds(Cluster cluster) {
+    List<Read> reads = AggregatedDiscovery.read(cluster)
+        .map(byGroupVersion -> byGroupVersion.entrySet().stream().map(e -> read(e.getKey(), e.getValue())).toList())
+        .orElseGet(() -> groupByGroup(cluster));
+    for (Read some : reads) {
+      served.addAll(some.served());
+      usable.addAll(some.usable());
+    }
+  }
+
+  private static List<Read> groupByGroup(Cluster cluster) {
     List<String> groupVersions = new ArrayList<>(List.of("v1"));
     for (APIGroup g : cluster.call("discovery", () -> cluster.client.getApiGroups()).getGroups()) {
       groupVersions.add(g.getPreferredVersion().getGroupVersion());
     }
-    for (Read some : Parallel.map(groupVersions, gv -> read(cluster, gv))) {
-      served.addAll(some.served());
-      usable.addAll(some.usable());
-    }
+    return Parallel.map(groupVersions, gv -> read(cluster, gv));
   }
 
   /** One group-version's kinds: those served with list, and all of them as names. */
@@ -61,14 +71,15 @@ public final class Kinds implements KindInfo {
     } catch (RuntimeException e) {
       return new Read(List.of(), List.of()); // an aggregated API that is down: its kinds cannot be listed, others can
     }
-    if (list == null) {
-      return new Read(List.of(), List.of());
-    }
+    return list == null ? new Read(List.of(), List.of()) : read(gv, list.getResources());
+  }
+
+  private static Read read(String gv, List<APIResource> resources) {
     String group = gv.contains("/") ? gv.substring(0, gv.indexOf('/')) : "";
     String version = gv.contains("/") ? gv.substring(gv.indexOf('/') + 1) : gv;
     List<Served> out = new ArrayList<>();
     List<KindNames.NamedKind> usable = new ArrayList<>();
-    for (APIResource r : list.getResources()) {
+    for (APIResource r : resources) {
       if (r.getName().contains("/")) {
         continue; // a subresource
       }
