@@ -3,6 +3,7 @@ package dev.syncgc.cli.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.util.ArrayList;
@@ -27,14 +28,17 @@ final class AggregatedDiscovery {
 
   /**
    * The resources of each group's preferred version, by group-version ({@code v1} first, as the server
-   * lists them); empty when the server does not serve aggregated discovery or does not answer it, so
-   * that discovery group by group says why. A version the server marks stale (an aggregated API that
-   * is down) is left out, as a group-version that cannot be read is.
+   * lists them); empty when the server does not serve aggregated discovery or refuses it, so that
+   * discovery group by group says why. A server that does not answer at all is a failure at once (not
+   * twice the time out). A version the server marks stale (an aggregated API that is down) is left
+   * out, as a group-version that cannot be read is.
    */
   static Optional<Map<String, List<APIResource>>> read(Cluster cluster) {
     List<JsonNode> lists;
     try {
       lists = Parallel.map(List.of("api", "apis"), path -> fetch(cluster, path));
+    } catch (KubernetesClientException e) {
+      throw cluster.failure("discovery", e);
     } catch (RuntimeException e) {
       return Optional.empty();
     }
@@ -87,7 +91,7 @@ final class AggregatedDiscovery {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException(e);
+      throw new KubernetesClientException("no answer to GET " + path, e.getCause() != null ? e.getCause() : e);
     }
   }
 }

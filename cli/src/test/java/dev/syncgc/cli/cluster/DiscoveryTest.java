@@ -1,10 +1,13 @@
 package dev.syncgc.cli.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.syncgc.cli.CliException;
 import dev.syncgc.cli.ClusterOptions;
+import dev.syncgc.cli.ExitCodes;
 import dev.syncgc.kube.TrackedKind;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -127,6 +130,16 @@ class DiscoveryTest {
       TrackedKind widget = kinds.named("widget");
       assertEquals("Widget", widget.kind());
       assertTrue(kinds.resolve("binding").found(), "a kind without list is still a name");
+    }
+  }
+
+  @Test
+  void aServerThatDoesNotAnswerIsNamedAsUnreachable() throws IOException {
+    try (Cluster cluster = cluster(true)) {
+      server.stop(0); // its port now refuses connections
+      CliException e = assertThrows(CliException.class, () -> new Kinds(cluster));
+      assertEquals(ExitCodes.NO_CLUSTER, e.exitCode());
+      assertTrue(e.getMessage().startsWith("discovery: cannot reach the API server at http://127.0.0.1:"), e.getMessage());
     }
   }
 
