@@ -2,28 +2,36 @@ package dev.syncgc;
 
 import dev.syncgc.config.OperatorConfig;
 import dev.syncgc.engine.Engine;
-import dev.syncgc.metrics.SyncgcMetrics;
-import dev.syncgc.policy.PolicyReconciler;
+import dev.syncgc.policy.PolicyController;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
-import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Java Operator SDK's part: the GarbageCollectionPolicy reconciler and, with leader election, which
- * replica acts. The engine's workers start when this replica leads, once the policies are loaded
- * afresh; a replica that stops leading stops its workers and exits.
+ * Which replica acts. Without leader election this one does at once; with it, the one that holds the
+ * Lease: its policies are served afresh ({@link PolicyController#start}), then the engine's workers
+ * start; a replica that stops leading stops its workers and exits.
  */
-final class Leadership {
+final class Leadership implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Leadership.class);
-  private static final String POLICY_CRD = "garbagecollectionpolicies.syncgc.dev";
   private final OperatorConfig config;
   /** This replica's name in the Lease: its host (the Pod's name) and process. */
   private final String identity;
+  private final ExecutorService electorThreads = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "leader-election");
+    t.setDaemon(true);
+    return t;
+  });
+  private CompletableFuture<?> election;
+  private volatile boolean closing;
 
   Leadership(OperatorConfig config, String hostname) {
     this.config = config;
@@ -31,68 +39,56 @@ final class Leadership {
   }
 
   /**
-   * Java Operator SDK runs the GarbageCollectionPolicy reconciler and, when enabled, leader election:
-   * the engine's workers start when this replica leads, then {@code whenLeading} runs; a replica that
-   * stops leading exits.
+   * Acts now, or, with leader election, once this replica holds the Lease: serves the policies, starts
+   * the engine's workers, then runs {@code whenLeading}. Without leader election a failure to serve the
+   * policies is thrown; with it, the replica exits without starting its workers.
    */
-  io.javaoperatorsdk.operator.Operator start(KubernetesClient client, PrometheusMeterRegistry registry,
-      SyncgcMetrics metrics, Engine engine, Runnable whenLeading) {
-    boolean policyCrd = client.apiextensions().v1().customResourceDefinitions()
-        .withName(POLICY_CRD).get() != null;
-    if (!policyCrd) {
-      if (config.leaderElection) {
-        throw new IllegalStateException("CRD " + POLICY_CRD + " is not installed; apply crds/ first");
-      }
-      log.warn("CRD {} is not installed: GarbageCollectionPolicies are off (kubectl apply -f crds/)", POLICY_CRD);
-      return null;
-    }
-    var josdk = new io.javaoperatorsdk.operator.Operator(o -> {
-      o.withKubernetesClient(client)
-          .withMetrics(MicrometerMetrics.newMicrometerMetricsBuilder(registry)
-              .notCollectingMetricsPerResource().build());
-      if (config.leaderElection) {
-        var election = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(config.leaseName)
-            .withIdentity(identity)
-            .withLeaseDuration(config.leaseTimings().duration())
-            .withRenewDeadline(config.leaseTimings().renewDeadline())
-            .withRetryPeriod(config.leaseTimings().retryPeriod())
-            .withLeaderCallbacks(new LeaderCallbacks(
-                () -> startLeading(client, engine, whenLeading),
-                () -> {
-                  // another replica may lead already: stop acting before anything else (the exit
-                  // that follows is bounded, see BoundedShutdown)
-                  engine.stopWorkers();
-                  log.warn("lost leadership lease={}; workers stopped, exiting", config.leaseName);
-                },
-                leader -> log.info("leader is {}", leader)));
-        if (!config.leaderElectionNamespace.isBlank()) {
-          election.withLeaseNamespace(config.leaderElectionNamespace);
-        }
-        o.withLeaderElectionConfiguration(election.build());
-      }
-    });
+  void start(KubernetesClient client, PolicyController policies, Engine engine, Runnable whenLeading) {
     if (!config.leaderElection) {
-      PolicyReconciler.loadAll(client, engine.policies()); // before the reconciler runs, see loadAll
+      policies.start();
+      engine.startWorkers();
+      whenLeading.run();
+      return;
     }
-    PolicyReconciler reconciler = new PolicyReconciler(engine.policies());
-    metrics.policiesNotReady(reconciler::notReady);
-    josdk.register(reconciler);
-    josdk.start();
-    return josdk;
+    String namespace = config.leaderElectionNamespace.isBlank() ? client.getNamespace()
+        : config.leaderElectionNamespace;
+    if (namespace == null || namespace.isBlank()) {
+      throw new StartupFailure("leader election: the Lease's namespace is not set and cannot be inferred;"
+          + " set --leader-election-namespace");
+    }
+    var election = new LeaderElectionConfigBuilder()
+        .withName(config.leaseName)
+        .withLock(new LeaseLock(namespace, config.leaseName, identity))
+        .withLeaseDuration(config.leaseTimings().duration())
+        .withRenewDeadline(config.leaseTimings().renewDeadline())
+        .withRetryPeriod(config.leaseTimings().retryPeriod())
+        .withLeaderCallbacks(new LeaderCallbacks(
+            () -> startLeading(policies, engine, whenLeading),
+            () -> {
+              // another replica may lead already: stop acting before anything else (the exit
+              // that follows is bounded, see BoundedShutdown)
+              engine.stopWorkers();
+              if (!closing) {
+                log.warn("lost leadership lease={}; workers stopped, exiting", config.leaseName);
+                exit();
+              }
+            },
+            leader -> log.info("leader is {}", leader)))
+        .build();
+    this.election = new LeaderElectorBuilder(client, electorThreads).withConfig(election).build().start();
+    log.info("leader election started lease={}/{} identity={}", namespace, config.leaseName, identity);
   }
 
   /**
-   * This replica now leads. As a standby it did not run the policy reconciler (and Java Operator SDK
-   * drops the deletions it saw meanwhile), so its policies are replaced from a fresh LIST before a
-   * worker decides anything; the reconciler starts only after this returns. (A policy deleted in the
-   * milliseconds between this LIST and the reconciler's start is still missed: JOSDK drops that
-   * deletion too.) A replica that cannot load them, or took so long that its Lease may have passed
-   * on, exits without starting workers (an exception here would leave it leading without workers).
+   * This replica now leads. As a standby it served no policies, so they are loaded afresh before a
+   * worker decides anything (see {@link PolicyController#start}). A replica that cannot load them, or
+   * took so long that its Lease may have passed on, exits without starting workers (an exception here
+   * would leave it leading without workers).
    */
-  private void startLeading(KubernetesClient client, Engine engine, Runnable whenLeading) {
+  private void startLeading(PolicyController policies, Engine engine, Runnable whenLeading) {
     long start = System.nanoTime();
     try {
-      PolicyReconciler.loadAll(client, engine.policies());
+      policies.start();
     } catch (RuntimeException e) {
       exitWithoutWorkers("the policies could not be loaded: " + e);
       return;
@@ -110,7 +106,21 @@ final class Leadership {
 
   private void exitWithoutWorkers(String why) {
     log.error("leading, but {}; exiting without starting workers lease={}", why, config.leaseName);
-    // not on the leader elector's thread: it holds the elector's lock, which the shutdown takes too
+    exit();
+  }
+
+  /** Not on the leader elector's thread: it holds the elector's lock, which the shutdown takes too. */
+  private static void exit() {
     new Thread(() -> System.exit(1), "exit").start();
+  }
+
+  /** Stops taking part in the election (the Lease is not released: it expires). */
+  @Override
+  public void close() {
+    closing = true;
+    if (election != null) {
+      election.cancel(true);
+    }
+    electorThreads.shutdownNow();
   }
 }

@@ -15,6 +15,7 @@ import dev.syncgc.kube.RateLimiter;
 import dev.syncgc.kube.ServedKinds;
 import dev.syncgc.metrics.ProcessCpuSeconds;
 import dev.syncgc.metrics.SyncgcMetrics;
+import dev.syncgc.policy.PolicyController;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -94,17 +95,13 @@ public final class Operator {
     OutOfScopeRelease outOfScope = new OutOfScopeRelease(client, api, events,
         new OutOfScopeRelease.Scope(groupKind -> coversKind(groupKind, engine, discovery),
             config.engineSettings().namespaces()));
-    io.javaoperatorsdk.operator.Operator josdk = new Leadership(config, hostname())
-        .start(client, registry, metrics, engine, outOfScope::start);
-    if (josdk == null || !config.leaderElection) {
-      engine.startWorkers();
-      outOfScope.start();
-    }
+    PolicyController policies = new PolicyController(client, engine.policies(), registry, metrics);
+    Leadership leadership = new Leadership(config, hostname());
+    leadership.start(client, policies, engine, outOfScope::start);
 
     closeInOrder.add(engine::stopWorkers); // first: nothing more is acted on, whatever the rest does
-    if (josdk != null) {
-      closeInOrder.add(josdk::stop);
-    }
+    closeInOrder.add(leadership);
+    closeInOrder.add(policies);
     closeInOrder.addAll(kindWatches);
     closeInOrder.addAll(List.of(namespaces, engine, events, http, apiClient, readClient, client));
     awaitShutdown();
