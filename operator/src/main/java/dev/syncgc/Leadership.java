@@ -3,12 +3,17 @@ package dev.syncgc;
 import dev.syncgc.config.OperatorConfig;
 import dev.syncgc.engine.Engine;
 import dev.syncgc.policy.PolicyController;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectorBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,6 +61,7 @@ final class Leadership implements AutoCloseable {
       throw new StartupFailure("leader election: the Lease's namespace is not set and cannot be inferred;"
           + " set --leader-election-namespace");
     }
+    mayUseTheLease(client, namespace);
     var election = new LeaderElectionConfigBuilder()
         .withName(config.leaseName)
         .withLock(new LeaseLock(namespace, config.leaseName, identity))
@@ -77,6 +83,37 @@ final class Leadership implements AutoCloseable {
         .build();
     this.election = new LeaderElectorBuilder(client, electorThreads).withConfig(election).build().start();
     log.info("leader election started lease={}/{} identity={}", namespace, config.leaseName, identity);
+  }
+
+  /**
+   * The replica must read, create and renew its Lease: asked of the API server once at start
+   * (SelfSubjectAccessReview), so that a missing grant is told and the process exits, instead of an
+   * election that only logs its refused requests and never leads. A review that cannot be made (an
+   * API server without it) leaves the election to find out.
+   */
+  private void mayUseTheLease(KubernetesClient client, String namespace) {
+    List<String> denied = new ArrayList<>();
+    for (String verb : List.of("get", "create", "update")) {
+      SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder().withNewSpec().withNewResourceAttributes()
+          .withGroup("coordination.k8s.io").withResource("leases").withVerb(verb).withNamespace(namespace)
+          .withName(verb.equals("create") ? null : config.leaseName).endResourceAttributes().endSpec().build();
+      try {
+        SelfSubjectAccessReview answer = client.authorization().v1().selfSubjectAccessReview().create(review);
+        if (answer.getStatus() == null || !Boolean.TRUE.equals(answer.getStatus().getAllowed())) {
+          denied.add(verb);
+        }
+      } catch (KubernetesClientException e) {
+        log.warn("leader election: could not ask whether this replica may use its Lease ({}); the election will tell",
+            e.getMessage());
+        return;
+      }
+    }
+    if (!denied.isEmpty()) {
+      throw new StartupFailure("leader election: this replica may not " + String.join(", ", denied)
+          + " Leases (coordination.k8s.io) in namespace " + namespace + " (Lease " + config.leaseName
+          + "): grant get, create and update on leases there to its ServiceAccount (the chart's Role does),"
+          + " or run without --leader-election");
+    }
   }
 
   /**
