@@ -6,7 +6,7 @@ SOAK_ARGS ?= -Dsyncgc.soak.duration=30m -Dsyncgc.soak.scenarios=8 -Dsyncgc.soak.
 
 PREFIX ?= $(HOME)/.local/bin
 
-.PHONY: cli-docs-check mutation chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-restricted test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot
+.PHONY: cli-docs-check mutation chart-lint chart-test chart-docs chart-schema e2e-differential e2e-peer e2e-peer-down e2e-nogc e2e-nogc-down bench-growth test-kind test-kind-user-path test-kind-restricted test-kind-upgrade test-kind-its kind-up kind-down test-image plugin install-plugin soak help demo test unit-test e2e build cluster-up cluster-down cluster-status jar crds clean bench bench-scale bench-jars bench-plot bench-guard
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -163,6 +163,20 @@ bench-growth: bench-jars ## cost as work grows, 1,000 to 100,000 objects (about 
 bench-scale: bench-jars ## 100,000 tracked objects: heap per object, graph rebuild, latency, beside kube-controller-manager (BENCH_ARGS)
 	e2e/cluster.sh up >/dev/null
 	eval "$$(e2e/cluster.sh env)" && java -jar $(BENCH_JAR) scale $(BENCH_ARGS)
+
+# The request guard: one short compare (no warm-up: the operator's first cascades), then `guard` judges the
+# API requests syncgc sent per cascade against SPEC's minimum (a count, never a time; docs/benchmarks.md,
+# "The request guard") and appends the ratios to the floor and the CPU to GUARD_HISTORY. The operator sends no
+# WaitingForDependents Events (one per owner and 30 s of waiting: their number follows the machine's load).
+GUARD_ARGS ?= --contenders syncgc-unlimited,floor-unlimited --wide 2000 --tree 10x3 --repetitions 1 --warm-up none
+GUARD_HISTORY ?= docs/bench-guard.csv
+GUARD_BUILD ?= bench-jars # empty: the jars as they are (CI: make test built them)
+
+bench-guard: $(GUARD_BUILD) ## short run (wide-2000, tree-10x3): fails when syncgc's API requests per cascade exceed SPEC's minimum by over 5 % (GUARD_ARGS, BENCH_ARGS)
+	e2e/cluster.sh up >/dev/null
+	eval "$$(e2e/cluster.sh env)" && \
+	  SYNCGC_WAITING_EVENT_INTERVAL=1h java -jar $(BENCH_JAR) compare $(GUARD_ARGS) --csv bench/target/guard.csv --docs bench/target/guard.md $(BENCH_ARGS) && \
+	  java -jar $(BENCH_JAR) guard --csv bench/target/guard.csv --history $(GUARD_HISTORY)
 
 bench-jars:
 	$(MVN) -q -pl operator,bench -am package -DskipTests

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -133,6 +135,25 @@ final class Cluster implements AutoCloseable {
   Set<String> remainingNames(String namespace) {
     return client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(namespace).list().getItems().stream()
         .map(o -> o.getMetadata().getName()).collect(Collectors.toSet());
+  }
+
+  /**
+   * The namespaced kinds served with list, watch and delete (each group's preferred version, Events left out):
+   * what syncgc tracks by default, so what its freshness check may LIST in a namespace.
+   */
+  int namespacedKinds() {
+    List<String> versions = new ArrayList<>(List.of("v1"));
+    client.getApiGroups().getGroups().forEach(g -> versions.add(g.getPreferredVersion().getGroupVersion()));
+    int n = 0;
+    for (String version : versions) {
+      for (var r : client.getApiResources(version).getResources()) {
+        if (!r.getName().contains("/") && Boolean.TRUE.equals(r.getNamespaced()) && !"Event".equals(r.getKind())
+            && r.getVerbs().containsAll(List.of("list", "watch", "delete"))) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   @Override

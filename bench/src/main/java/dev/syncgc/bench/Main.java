@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 /** {@code java -jar bench/target/syncgc-bench.jar compare|scale|report}: see {@code make bench}. */
 @Command(name = "syncgc-bench", mixinStandardHelpOptions = true, versionProvider = Machine.Version.class,
     subcommands = {CompareCommand.class, ScaleCommand.class, InUseCommand.class, PlannerCommand.class,
-        ReportCommand.class},
+        ReportCommand.class, GuardCommand.class},
     description = {"Benchmarks syncgc on a local control plane (e2e/cluster.sh): against the built-in "
         + "foreground deletion and the API server's floor (compare), and with many tracked objects (scale)."})
 public final class Main implements Runnable {
