@@ -1,5 +1,6 @@
 package dev.syncgc.engine;
 
+import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.kube.EventRecorder;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.RateLimiter;
@@ -76,7 +77,8 @@ final class EngineParts implements AutoCloseable {
     DeletionReporter reporter = new DeletionReporter(events, metrics, Clock.systemUTC(), Duration.ofMinutes(1), List::of,
         new ObjectStates());
     return new StepExecutor(objects.graph(), api, reporter, watched, queue, clock, Duration.ofSeconds(30),
-        calls, new ObjectStates(), synchronousByPolicy(), () -> null, new InUseHolds(System::nanoTime, Clock.systemUTC()));
+        calls, new ObjectStates(), new SendCheck(objects.graph(), synchronousByPolicy()), () -> null,
+        new InUseHolds(System::nanoTime, Clock.systemUTC()));
   }
 
   /** Settings in force as if a policy made every object Synchronous (its own annotations win). */

@@ -1,6 +1,7 @@
 package dev.syncgc.engine;
 
 import dev.syncgc.core.deletion.DeletionPlanner;
+import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.graph.Removal;
 import dev.syncgc.core.model.Names;
@@ -89,7 +90,7 @@ public final class Engine implements Reflectors.ObjectEvents, AutoCloseable {
     Function<ObjectMetadata, SettingsInForce> inForce = SettingsInForce.resolver(policies::settingsOf, graph::get);
     graph.usersFrom(o -> inForce.apply(o).usersFrom()); // users-from: the annotation, else the policy's
     this.executor = new StepExecutor(graph, api, reporter, reflectors, queue, clock, settings.recheckInterval(), calls,
-        states, inForce, pauses::paused, holds);
+        states, new SendCheck(graph, inForce, SettingsInForce.cascades(policies::settingsOf)), pauses::paused, holds);
     var planner = new DeletionPlanner(settings.timeoutBase(), settings.timeoutPerDependent(), settings.inUse());
     this.sync = new ObjectSync(graph, planner, executor, barrier, api, events, metrics, reflectors, discovery,
         policies, clock, states, inForce, settings.inUse());

@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -48,12 +47,12 @@ final class StepExecutor {
   private final OwnerRelease ownerRelease;
 
   /**
-   * @param inForce any object's settings in force, as the planner is given them
+   * @param check the send-time check of every call, on the settings in force the planner is given
    * @param paused why this process may not write after a pause ({@link PauseWatch}), or null
    */
   StepExecutor(DependencyGraph graph, KubeApi api, DeletionReporter reporter, Reflectors reflectors,
       WorkQueue queue, Clock clock, Duration recheckInterval, ParallelCalls calls, ObjectStates states,
-      Function<ObjectMetadata, SettingsInForce> inForce, Supplier<String> paused, InUseHolds holds) {
+      SendCheck check, Supplier<String> paused, InUseHolds holds) {
     this.writes = new ObjectWrites(api);
     this.holds = holds;
     this.states = states;
@@ -63,7 +62,7 @@ final class StepExecutor {
     this.clock = clock;
     this.recheckInterval = recheckInterval;
     this.calls = calls;
-    this.check = new SendCheck(graph, inForce);
+    this.check = check;
     this.leading = () -> queue.isShutdown() ? "this replica no longer leads (its workers were stopped)" : paused.get();
     this.dependents = new DependentActions(graph, api, reporter, reflectors, states, check, clock);
     this.leftBehind = new LeftBehindSync(graph, api, reflectors, states, clock, leading);

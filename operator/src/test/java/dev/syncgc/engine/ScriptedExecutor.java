@@ -1,5 +1,6 @@
 package dev.syncgc.engine;
 
+import dev.syncgc.core.deletion.SendCheck;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.DeletionSettings;
@@ -49,7 +50,8 @@ final class ScriptedExecutor implements AutoCloseable {
         RateLimiter.unlimited(), metrics, Clock.systemUTC(), Duration.ofMinutes(1), "scripted"), metrics,
         Clock.systemUTC(), Duration.ofMinutes(1), List::of, states), reflectors, new WorkQueue(Duration.ofMillis(100),
         Duration.ofSeconds(10)), Clock.systemUTC(), Duration.ofSeconds(30), calls, states,
-        SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()), graph::get), () -> null,
+        new SendCheck(graph, SettingsInForce.resolver(o -> DeletionSettings.fromAnnotations(o.annotations()),
+            graph::get)), () -> null,
         new InUseHolds(System::nanoTime, Clock.systemUTC()));
   }
 

@@ -6,6 +6,7 @@ import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
 import dev.syncgc.core.settings.SettingsInForce;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Whether a call a plan decided on still stands on the graph as it is when the call is sent (SPEC
@@ -19,11 +20,23 @@ import java.util.function.Function;
 public final class SendCheck {
   private final DependencyGraph graph;
   private final Function<ObjectMetadata, SettingsInForce> inForce;
+  private final Predicate<ObjectMetadata> cascades;
 
   /** @param inForce any object's settings in force, as the plan was made with */
   public SendCheck(DependencyGraph graph, Function<ObjectMetadata, SettingsInForce> inForce) {
+    this(graph, inForce, o -> inForce.apply(o).cascades());
+  }
+
+  /**
+   * @param inForce any object's settings in force, as the plan was made with
+   * @param cascades whether an object's propagation in force is {@code Synchronous}, as {@code inForce} tells
+   *     it ({@link SettingsInForce#cascades(Function)}: asked before every call, it needs the owner alone)
+   */
+  public SendCheck(DependencyGraph graph, Function<ObjectMetadata, SettingsInForce> inForce,
+      Predicate<ObjectMetadata> cascades) {
     this.graph = graph;
     this.inForce = inForce;
+    this.cascades = cascades;
   }
 
   /**
@@ -44,7 +57,7 @@ public final class SendCheck {
     if (!owner.hasFinalizer(Names.FINALIZER)) {
       return "the owner was let go";
     }
-    if (!inForce.apply(owner).cascades()) {
+    if (!cascades.test(owner)) {
       return "the owner's propagation in force is no longer Synchronous";
     }
     return null;

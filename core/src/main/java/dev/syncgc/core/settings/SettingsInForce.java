@@ -5,6 +5,7 @@ import dev.syncgc.core.model.ObjectMetadata;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The settings in force for one object, worked out in one place for the operator, {@code kubectl
@@ -46,6 +47,17 @@ public record SettingsInForce(DeletionSettings inForce, boolean propagationInval
   public static Function<ObjectMetadata, SettingsInForce> resolver(
       Function<ObjectMetadata, DeletionSettings> settingsOf, Function<String, ObjectMetadata> lookup) {
     return object -> resolve(object, settingsOf, lookup, 0);
+  }
+
+  /**
+   * Whether an object's deletion deletes its dependents ({@link #cascades()}), as {@link #resolver} tells it
+   * but without the chain of cascading owners above the object: the propagation is never inherited, only the
+   * settings it does not decide are. For a question asked before every call a plan sends.
+   *
+   * @param settingsOf an object's annotations with the deciding policy's settings beneath
+   */
+  public static Predicate<ObjectMetadata> cascades(Function<ObjectMetadata, DeletionSettings> settingsOf) {
+    return object -> of(object, settingsOf.apply(object), Optional.empty()).cascades();
   }
 
   private static SettingsInForce resolve(ObjectMetadata object, Function<ObjectMetadata, DeletionSettings> settingsOf,

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.syncgc.core.graph.DependencyGraph;
 import dev.syncgc.core.model.Names;
 import dev.syncgc.core.model.ObjectMetadata;
+import dev.syncgc.core.settings.DeletionSettings;
 import dev.syncgc.core.settings.SettingsInForce;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,21 @@ class SendCheckTest {
   void anOwnerStillCascadingHasNotStopped() {
     DependencyGraph g = graphOf(owner("o"));
     assertNull(check(g).ownerStopped(g.get("o")));
+  }
+
+  /**
+   * Every call asks whether its owner still cascades: told by the owner alone (the propagation is never
+   * inherited), not by resolving every setting of the owner and of its cascading owners above it.
+   */
+  @Test
+  void whetherTheOwnerStillCascadesAsksNoSettingsButItsPropagation() {
+    DependencyGraph g = graphOf(owner("o"), obj("b").deleting().syncFinalizer()
+        .annotate(Names.PROPAGATION, "Background").build());
+    SendCheck check = new SendCheck(g, o -> {
+      throw new AssertionError("every setting of " + o.ref() + " resolved for a send-time check");
+    }, SettingsInForce.cascades(o -> DeletionSettings.fromAnnotations(o.annotations())));
+    assertNull(check.ownerStopped(g.get("o")));
+    assertEquals("the owner's propagation in force is no longer Synchronous", check.ownerStopped(g.get("b")));
   }
 
   @Test

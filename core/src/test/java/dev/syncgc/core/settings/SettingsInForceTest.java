@@ -102,6 +102,40 @@ class SettingsInForceTest {
     assertEquals(Optional.of(30L), resolve.apply(dependent).gracePeriodSeconds());
   }
 
+  /**
+   * The propagation is never inherited: whether an object's deletion cascades is told by the object and its
+   * policy alone, as the full resolution (which follows the chain of cascading owners) tells it.
+   */
+  @Test
+  void whetherAnObjectCascadesIsToldWithoutItsCascadingOwnersAsTheFullResolutionTellsIt() {
+    Map<String, ObjectMetadata> world = new HashMap<>();
+    world.put("o", obj("o").deleting().syncFinalizer().annotate(Names.PROPAGATION, "Synchronous")
+        .annotate(Names.ON_TIMEOUT, "Keep").annotate(Names.GRACE_PERIOD, "7").build());
+    java.util.List<ObjectMetadata> objects = new java.util.ArrayList<>();
+    for (boolean deleting : new boolean[] {false, true}) {
+      for (String recorded : new String[] {null, "Synchronous", "Orphan", "Background"}) {
+        for (String annotation : new String[] {null, "Synchronous", "Orphan", "Background", "Sideways"}) {
+          for (String cascadedFrom : new String[] {null, "o", "gone"}) {
+            var b = obj("d").ownedBy("o");
+            b = deleting ? b.deleting().syncFinalizer() : b;
+            b = recorded == null ? b : b.annotate(Names.LAST_VALID_PROPAGATION, recorded);
+            b = annotation == null ? b : b.annotate(Names.PROPAGATION, annotation);
+            objects.add(cascadedFrom == null ? b.build() : b.annotate(Names.CASCADED_FROM, cascadedFrom).build());
+          }
+        }
+      }
+    }
+    for (Propagation policy : new Propagation[] {null, Propagation.SYNCHRONOUS, Propagation.ORPHAN}) {
+      java.util.function.Function<ObjectMetadata, DeletionSettings> settingsOf = o -> policy == null
+          ? DeletionSettings.fromAnnotations(o.annotations()) : withPolicy(o, policy);
+      var full = SettingsInForce.resolver(settingsOf, world::get);
+      var alone = SettingsInForce.cascades(settingsOf);
+      for (ObjectMetadata o : objects) {
+        assertEquals(full.apply(o).cascades(), alone.test(o), o + " with policy " + policy);
+      }
+    }
+  }
+
   @Test
   void aSurvivorNoLongerOwnedByItsCascadingOwnerInheritsNothingFromIt() {
     Map<String, ObjectMetadata> world = new HashMap<>();
