@@ -18,10 +18,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,35 +76,13 @@ class ForbiddenKindIT {
             .map(OwnerReference::getUid).toList(), "only the reference to the deleted owner is removed");
       }
     } finally {
-      client.rbac().clusterRoleBindings().withName(account).delete();
-      client.rbac().clusterRoles().withName(account).delete();
+      ServiceAccounts.unbind(client, account);
       SharedOperator.resume();
     }
   }
 
   /** The identity of the chart's restricted mode granted ConfigMaps only, and a kubeconfig acting as it. */
   private Path configMapsOnly(String namespace, String account) throws Exception {
-    client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName(account).endMetadata().build()).create();
-    client.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(account).endMetadata()
-        .withRules(
-            new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
-                .withVerbs("get", "list", "watch", "patch", "delete").build(),
-            new PolicyRuleBuilder().withApiGroups("apiextensions.k8s.io").withResources("customresourcedefinitions")
-                .withVerbs("get", "list", "watch").build(),
-            new PolicyRuleBuilder().withApiGroups("").withResources("namespaces").withVerbs("get", "list", "watch")
-                .build(),
-            new PolicyRuleBuilder().withApiGroups("", "events.k8s.io").withResources("events")
-                .withVerbs("create", "patch").build(),
-            new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies")
-                .withVerbs("get", "list", "watch").build(),
-            new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies/status")
-                .withVerbs("get", "update", "patch").build())
-        .build()).create();
-    client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-        .withName(account).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", account)
-        .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(namespace).endSubject()
-        .build()).create();
-    return ServiceAccounts.kubeconfig(client, namespace, account);
+    return ServiceAccounts.boundTo(client, namespace, account, ServiceAccounts.configMapsOnly());
   }
 }

@@ -7,10 +7,6 @@ import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,26 +28,9 @@ class LeasePermissionIT {
   @Test
   void aReplicaThatMayNotUseItsLeaseSaysSoAtStartAndExits(TestNamespace ns) throws Exception {
     String name = "no-lease-" + ns.name();
-    client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName("operator").endMetadata().build()).create();
-    // what the operator reads and writes for ConfigMaps, its policies and Events: not Leases
-    client.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(name).endMetadata()
-        .withRules(
-            new PolicyRuleBuilder().withApiGroups("").withResources("configmaps", "namespaces")
-                .withVerbs("get", "list", "watch", "patch", "delete").build(),
-            new PolicyRuleBuilder().withApiGroups("", "events.k8s.io").withResources("events")
-                .withVerbs("create", "patch", "update").build(),
-            new PolicyRuleBuilder().withApiGroups("apiextensions.k8s.io").withResources("customresourcedefinitions")
-                .withVerbs("get", "list", "watch").build(),
-            new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("*")
-                .withVerbs("get", "list", "watch", "patch", "update").build())
-        .build()).create();
-    client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(name)
-        .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
-        .addNewSubject().withKind("ServiceAccount").withName("operator").withNamespace(ns.name()).endSubject()
-        .build()).create();
     try {
-      Path kubeconfig = ServiceAccounts.kubeconfig(client, ns.name(), "operator");
+      // what the operator reads and writes for ConfigMaps, its policies and Events: not Leases
+      Path kubeconfig = ServiceAccounts.boundTo(client, ns.name(), name, ServiceAccounts.configMapsOnly());
       OperatorProcess.Completed run = OperatorProcess.run("no-lease", List.of("--leader-election",
           "--leader-election-namespace", ns.name(), "--http-address", "127.0.0.1", "--http-port", "0"),
           Map.of("KUBECONFIG", kubeconfig.toString(), "SYNCGC_BUILTIN_KINDS", "ConfigMap"), EXIT_DEADLINE);
@@ -61,8 +40,7 @@ class LeasePermissionIT {
           .orElseThrow(() -> new AssertionError("no line naming Leases in:\n" + run.output()));
       assertTrue(line.contains("may not") && line.contains(ns.name()) && line.contains("grant"), line);
     } finally {
-      client.rbac().clusterRoleBindings().withName(name).delete();
-      client.rbac().clusterRoles().withName(name).delete();
+      ServiceAccounts.unbind(client, name);
     }
   }
 }

@@ -26,10 +26,6 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -145,28 +141,7 @@ class NarrowedScopeIT {
       }
 
       // the narrowed operator's identity, as the chart's restricted ClusterRole gives it: ConfigMaps only
-      client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
-          .withName(account).endMetadata().build()).create();
-      client.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(account).endMetadata()
-          .withRules(
-              new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
-                  .withVerbs("get", "list", "watch", "patch", "delete").build(),
-              new PolicyRuleBuilder().withApiGroups("apiextensions.k8s.io").withResources("customresourcedefinitions")
-                  .withVerbs("get", "list", "watch").build(),
-              new PolicyRuleBuilder().withApiGroups("").withResources("namespaces")
-                  .withVerbs("get", "list", "watch").build(),
-              new PolicyRuleBuilder().withApiGroups("", "events.k8s.io").withResources("events")
-                  .withVerbs("create", "patch").build(),
-              new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies")
-                  .withVerbs("get", "list", "watch").build(),
-              new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies/status")
-                  .withVerbs("get", "update", "patch").build())
-          .build()).create();
-      client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-          .withName(account).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", account)
-          .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(ns.name()).endSubject()
-          .build()).create();
-      Path kubeconfig = ServiceAccounts.kubeconfig(client, ns.name(), account);
+      Path kubeconfig = ServiceAccounts.boundTo(client, ns.name(), account, ServiceAccounts.configMapsOnly());
 
       try (OperatorProcess operator = OperatorProcess.start("narrowed-rbac-narrow",
           List.of("--namespaces", ns.name(), "--builtin-kinds", "ConfigMap"), Map.of("KUBECONFIG", kubeconfig.toString()))) {
@@ -186,8 +161,7 @@ class NarrowedScopeIT {
     } finally {
       MetadataPatches.removeFinalizer(client.secrets().inNamespace(ns.name()).withName("s"), FINALIZER);
       MetadataPatches.removeFinalizer(client.configMaps().inNamespace(ns.name()).withName("cm"), FINALIZER);
-      client.rbac().clusterRoleBindings().withName(account).delete();
-      client.rbac().clusterRoles().withName(account).delete();
+      ServiceAccounts.unbind(client, account);
       SharedOperator.resume();
     }
   }

@@ -2,7 +2,12 @@ package dev.syncgc.e2e.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -18,6 +23,49 @@ import java.util.Map;
 /** Acting as a ServiceAccount: the identity the chart's operator has, or one a test throttles. */
 public final class ServiceAccounts {
   private ServiceAccounts() {}
+
+  /**
+   * What the chart's restricted mode grants an operator told to track ConfigMaps alone (no Leases):
+   * ConfigMaps, Namespaces, Events, the CRDs and its policies.
+   */
+  public static List<PolicyRule> configMapsOnly() {
+    return List.of(
+        new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
+            .withVerbs("get", "list", "watch", "patch", "delete").build(),
+        new PolicyRuleBuilder().withApiGroups("apiextensions.k8s.io").withResources("customresourcedefinitions")
+            .withVerbs("get", "list", "watch").build(),
+        new PolicyRuleBuilder().withApiGroups("").withResources("namespaces").withVerbs("get", "list", "watch").build(),
+        new PolicyRuleBuilder().withApiGroups("", "events.k8s.io").withResources("events")
+            .withVerbs("create", "patch").build(),
+        new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies")
+            .withVerbs("get", "list", "watch").build(),
+        new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies/status")
+            .withVerbs("get", "update", "patch").build());
+  }
+
+  /**
+   * A ServiceAccount {@code account} in {@code namespace}, bound cluster-wide to {@code rules} by a
+   * ClusterRole and ClusterRoleBinding of the same name ({@link #unbind} removes them), and a kubeconfig
+   * acting as it.
+   */
+  public static Path boundTo(KubernetesClient client, String namespace, String account, List<PolicyRule> rules)
+      throws IOException {
+    client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName(account).endMetadata().build()).create();
+    client.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(account).endMetadata()
+        .withRules(rules).build()).create();
+    client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+        .withName(account).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", account)
+        .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(namespace).endSubject()
+        .build()).create();
+    return kubeconfig(client, namespace, account);
+  }
+
+  /** Removes what {@link #boundTo} created cluster-wide (the ServiceAccount goes with its namespace). */
+  public static void unbind(KubernetesClient client, String account) {
+    client.rbac().clusterRoleBindings().withName(account).delete();
+    client.rbac().clusterRoles().withName(account).delete();
+  }
 
   /**
    * A kubeconfig acting as the ServiceAccount: {@code e2e/cluster.sh sa-kubeconfig} on the local
