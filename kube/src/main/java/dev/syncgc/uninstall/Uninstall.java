@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * every object loses the syncgc finalizer. Every kind the API server serves with {@code list} is
  * looked at ({@link ListableKinds}), not only the kinds tracked now: a kind dropped from the tracked
  * kinds by an upgrade, or refused by narrowed RBAC since, may still carry the finalizer. A kind that
- * cannot be listed is named and makes the release fail, never skipped silently. An object already
+ * cannot be listed is named and makes the release fail, never skipped silently; in the chart's
+ * restricted mode ({@link #run(boolean)}) a kind this identity may not list is named and left alone,
+ * as the operator could not have finalized its objects either. An object already
  * being deleted is handed over according
  * to its propagation in force ({@link SettingsInForce}, worked out as the operator does, policies
  * included), so the built-in collector that takes over deletes exactly what syncgc would have:
@@ -48,8 +50,10 @@ public final class Uninstall {
    *
    * @param notListed kinds (and group-versions) that could not be listed, with why: their objects may
    *     still carry the finalizer
+   * @param notGranted in {@link #run(boolean) the granted kinds only}, the kinds this identity may not
+   *     list, left alone: an earlier configuration with more rights may have finalized their objects
    */
-  public record Summary(int released, int handedOver, int failed, List<String> notListed) {
+  public record Summary(int released, int handedOver, int failed, List<String> notListed, List<String> notGranted) {
     /** Every object carrying the finalizer was found and released. */
     public boolean complete() {
       return failed == 0 && notListed.isEmpty();
@@ -70,9 +74,27 @@ public final class Uninstall {
 
   /** Finds every object carrying the syncgc finalizer, of every listable kind, and releases it. */
   public Summary run() {
-    Summary summary = sweep(Scope.NOTHING, Released.NONE);
-    log.info("release finished released={} handedOver={} failed={} kindsNotListed={}", summary.released(),
-        summary.handedOver(), summary.failed(), summary.notListed().size());
+    return run(false);
+  }
+
+  /**
+   * As {@link #run()}; with {@code grantedKindsOnly} (the chart's restricted mode, where this identity
+   * is the operator's and may list and patch only the kinds it was granted, so the operator can have
+   * put its finalizer only on those), a kind it may not list (403) is named in one warning with the
+   * fix and does not make the release incomplete; any other kind that cannot be listed still does.
+   */
+  public Summary run(boolean grantedKindsOnly) {
+    Summary summary = sweep(Scope.NOTHING, Released.NONE, grantedKindsOnly);
+    log.info("release finished released={} handedOver={} failed={} kindsNotListed={} kindsNotGranted={}",
+        summary.released(), summary.handedOver(), summary.failed(), summary.notListed().size(),
+        summary.notGranted().size());
+    if (!summary.notGranted().isEmpty()) {
+      log.warn("kinds not released, list forbidden (restricted mode: syncgc was not granted them, so it cannot have"
+          + " finalized their objects since): {}; if an earlier configuration of this release tracked any of them"
+          + " (every served kind, or more customResources), some of their objects may still carry the finalizer {}:"
+          + " run `kubectl syncgc release` as someone who may list, patch and delete them",
+          String.join(", ", summary.notGranted()), Names.FINALIZER);
+    }
     if (!summary.notListed().isEmpty()) {
       log.error("release incomplete: could not list {} kind(s): {}; their objects may still carry the finalizer {}"
           + " and stay stuck in Terminating once syncgc is gone: let the release's identity list (and patch and"
@@ -129,8 +151,13 @@ public final class Uninstall {
    * list or release, and returns the counts; never throws for one kind or object.
    */
   public Summary sweep(Scope scope, Released released) {
+    return sweep(scope, released, false);
+  }
+
+  private Summary sweep(Scope scope, Released released, boolean grantedKindsOnly) {
     ListableKinds.Found found = ListableKinds.read(served);
     List<String> notListed = new ArrayList<>(found.unreadable());
+    List<String> notGranted = new ArrayList<>();
     MetadataReader reader = new MetadataReader();
     Map<String, Held> held = new LinkedHashMap<>();
     for (TrackedKind kind : found.kinds()) {
@@ -153,6 +180,10 @@ public final class Uninstall {
           log.info("kind={} is no longer served; none of its objects is left", kind);
           continue;
         }
+        if (e.getCode() == 403 && grantedKindsOnly) {
+          notGranted.add(ListableKinds.name(kind));
+          continue;
+        }
         notListed.add(ListableKinds.name(kind) + " (" + (e.getCode() == 403 ? "forbidden"
             : e.getCode() == 0 ? "no answer" : "HTTP " + e.getCode()) + ")");
         if (e.getCode() == 403) {
@@ -163,7 +194,7 @@ public final class Uninstall {
       }
     }
     if (held.isEmpty()) {
-      return new Summary(0, 0, 0, List.copyOf(notListed));
+      return new Summary(0, 0, 0, List.copyOf(notListed), List.copyOf(notGranted));
     }
     PoliciesInForce policies = PoliciesInForce.load(client);
     Function<ObjectMetadata, SettingsInForce> inForce =
@@ -188,7 +219,7 @@ public final class Uninstall {
         case FAILED -> failed++;
       }
     }
-    return new Summary(unfinalized, handedOver, failed, List.copyOf(notListed));
+    return new Summary(unfinalized, handedOver, failed, List.copyOf(notListed), List.copyOf(notGranted));
   }
 
   private record Held(TrackedKind kind, ObjectMetadata meta, String why) {}

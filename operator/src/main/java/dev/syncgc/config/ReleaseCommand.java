@@ -27,6 +27,13 @@ public class ReleaseCommand implements Callable<Integer> {
       description = "Its namespace (env POD_NAMESPACE).")
   String namespace;
 
+  @Option(names = "--granted-kinds-only", negatable = true, fallbackValue = "true",
+      defaultValue = "${env:SYNCGC_GRANTED_KINDS_ONLY:-false}",
+      description = "The chart's restricted mode (env SYNCGC_GRANTED_KINDS_ONLY): this identity, the operator's, may"
+          + " list and patch only the kinds it was granted, so a kind it may not list is named in a warning and left"
+          + " alone, not a failure. Otherwise every served kind must be listed.")
+  boolean grantedKindsOnly;
+
   @Override
   public Integer call() throws Exception {
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
@@ -36,8 +43,9 @@ public class ReleaseCommand implements Callable<Integer> {
         OperatorStop.stop(client, namespace, deployment, Duration.ofMinutes(2));
       }
       // every served kind is looked at, whatever the tracked kinds (an earlier configuration's may
-      // still carry the finalizer); a kind that cannot be listed fails the release
-      return uninstall.run().complete() ? 0 : 1;
+      // still carry the finalizer); a kind that cannot be listed fails the release, except one this
+      // identity may not list in the restricted mode (the operator could not have finalized it either)
+      return uninstall.run(grantedKindsOnly).complete() ? 0 : 1;
     }
   }
 }
