@@ -49,7 +49,7 @@ kind-up: ## a kind cluster with the chart installed from the image of the Docker
 kind-down: ## delete the kind cluster
 	e2e/kind.sh down
 
-test-kind: test-kind-its test-kind-user-path test-kind-upgrade ## the user path from dist/ on kind, the upgrade from the last release, then the e2e tests of e2e/kind/tests.txt against the chart's in-cluster operator (KIND_ITS=... to choose), then the restricted RBAC mode on the same release
+test-kind: test-kind-its test-kind-user-path test-kind-upgrade ## the user path from dist/ on kind, the upgrade from the last release, then the e2e tests of e2e/kind/tests.txt against the chart's in-cluster operator (KIND_ITS=... to choose), then the restricted RBAC mode on the same release, uninstalled last
 	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
 	  export PATH="$$PATH:$${SYNCGC_CACHE:-$$HOME/.cache/syncgc}/tools" && \
 	  SYNCGC_E2E_OPERATOR=chart $(RAN_TESTS) '$(KIND_ITS)' -- $(VERIFY_ITS) && \
@@ -63,7 +63,7 @@ test-kind-its:
 test-kind-user-path: ## on kind, as a user: make dist + dist-image, helm install of the packaged chart, the krew archive's plugin deleting 1,000-dependent trees, helm uninstall mid-deletion
 	@eval "$$(e2e/docker.sh env-if-ours)"; e2e/kind-user-path.sh
 
-test-kind-restricted: ## on kind: helm upgrade of the chart to the restricted RBAC mode (ConfigMaps only), its start warning naming a kind it may not list, a cascade kept by an owner of that kind
+test-kind-restricted: ## on kind: helm upgrade of the chart to the restricted RBAC mode (ConfigMaps only), its start warning naming a kind it may not list, a cascade kept by an owner of that kind, helm uninstall releasing the granted kinds and naming the others
 	@eval "$$(e2e/docker.sh env-if-ours)"; eval "$$(SYNCGC_KIND_VALUES=e2e/kind/e2e-values.yaml e2e/kind.sh up)" && \
 	  e2e/kind-restricted.sh
 

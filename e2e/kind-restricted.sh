@@ -6,9 +6,11 @@
 #   ServiceAccount may list ConfigMaps, not Secrets nor Gizmos -> the new Pod's start warning names
 #   Gizmo -> a Synchronous ConfigMap owner of DEPENDENTS ConfigMaps, one of them co-owned by a Gizmo,
 #   deleted -> the owner and the others gone, the co-owned one kept with only the Gizmo's reference
-#   (an owner syncgc may not see counts as keeping).
-# Exits non-zero at the first claim that does not hold, saying which. Leaves the release in the
-# restricted mode (e2e/kind.sh up installs its values again) and deletes what it created.
+#   (an owner syncgc may not see counts as keeping) -> a Gizmo given syncgc's finalizer by hand (as an
+#   earlier cluster-wide mode of the release could have) -> helm uninstall succeeds: the Job releases
+#   the ConfigMaps (none carries the finalizer after) and names Gizmo in one warning, leaving it alone.
+# Exits non-zero at the first claim that does not hold, saying which. Uninstalls the release last
+# (e2e/kind.sh up installs it again) and deletes what it created.
 #
 #   e2e/kind-restricted.sh    KUBECONFIG of the kind cluster (e2e/kind.sh up prints it)
 #
@@ -117,7 +119,37 @@ refs=$(kubectl -n "$NS" get configmap shared -o jsonpath='{.metadata.ownerRefere
 [[ $refs == "$keeper" ]] || fail "shared's owner references are '$refs', expected only the Gizmo's $keeper"
 [[ -z $(kubectl -n "$NS" get configmap shared -o jsonpath='{.metadata.deletionTimestamp}') ]] || fail "shared is being deleted"
 
+step "helm uninstall: the ConfigMaps released, the Gizmo (finalized by an earlier mode) named and left alone"
+kubectl -n "$NS" create configmap held >/dev/null
+kubectl -n "$NS" annotate configmap held syncgc.dev/propagation=Synchronous >/dev/null
+finalized() { [[ $(kubectl -n "$NS" get "$1" "$2" -o jsonpath='{.metadata.finalizers}') == *syncgc.dev/GarbageCollectionInProgress* ]]; }
+until_true 30 finalized configmap held || fail "the ConfigMap 'held' did not get syncgc's finalizer"
+kubectl -n "$NS" patch gizmo keeper --type merge -p '{"metadata":{"finalizers":["syncgc.dev/GarbageCollectionInProgress"]}}' >/dev/null
+job_log=$(mktemp)
+# the Job is deleted once it succeeds (hook-succeeded): its log is followed while it runs
+(
+  for ((i = 0; i < 240; i++)); do
+    pod=$(kubectl -n "$SYSTEM" get pods -l job-name=$RELEASE-release -o name 2>/dev/null | head -1)
+    [[ -n $pod ]] && kubectl -n "$SYSTEM" logs -f "$pod" >"$job_log" 2>/dev/null && break
+    sleep 0.5
+  done
+) &
+follower=$!
+helm uninstall "$RELEASE" -n "$SYSTEM" --timeout 4m >/dev/null || { kubectl -n "$SYSTEM" logs "job/$RELEASE-release" >&2 || true; fail "helm uninstall of the restricted release failed"; }
+wait "$follower" || true
+line=$(grep -F 'kinds not released, list forbidden' "$job_log" || true)
+[[ $line == *"gizmos.$GROUP"* ]] || { cat "$job_log" >&2; fail "no warning naming gizmos.$GROUP in the Job's log"; }
+grep -q 'release finished released=[1-9]' "$job_log" || { cat "$job_log" >&2; fail "the Job released nothing"; }
+printf '%s\n' "${line:0:300}" >&2
+rm -f "$job_log"
+finalized configmap held && fail "the ConfigMap 'held' still carries syncgc's finalizer"
+held=$(kubectl get configmaps -A -o jsonpath='{range .items[?(@.metadata.finalizers)]}{.metadata.namespace}/{.metadata.name}: {.metadata.finalizers}{"\n"}{end}' \
+  | grep -F syncgc.dev/GarbageCollectionInProgress || true)
+[[ -z $held ]] || fail "ConfigMaps still carrying syncgc's finalizer after the uninstall: $held"
+finalized gizmo keeper || fail "the Gizmo lost syncgc's finalizer: the Job was not to touch a kind it may not list"
+
 step "cleaning up"
+kubectl -n "$NS" patch gizmo keeper --type merge -p '{"metadata":{"finalizers":null}}' >/dev/null
 kubectl delete namespace "$NS" --wait=false >/dev/null
 kubectl delete crd "$CRD" --wait=false >/dev/null
-step "ok: the restricted mode named Gizmo at start, deleted $((DEPENDENTS - 1)) dependents and kept the co-owned one"
+step "ok: the restricted mode named Gizmo at start, deleted $((DEPENDENTS - 1)) dependents and kept the co-owned one; helm uninstall released the ConfigMaps and named Gizmo"
