@@ -14,19 +14,24 @@ import java.util.Set;
  * used object {@link Checks} judges on etcd's record, and when a root is held in use for the whole
  * round. Inside a cascade, {@link Oracle}'s order says users first.
  */
-final class InUseRules {
-  private final Oracle oracle;
+final class InUseRules implements Rule<List<InUse>> {
+  private final Ownership ownership;
   private final Collection<SoakObject> universe;
 
-  InUseRules(Oracle oracle, Collection<SoakObject> universe) {
-    this.oracle = oracle;
+  InUseRules(Ownership ownership, Collection<SoakObject> universe) {
+    this.ownership = ownership;
     this.universe = universe;
   }
 
   /** A synchronous root used by a user outside its tree that the round never deletes: held in use. */
   boolean held(Scenario s) {
     return s.mode() == Scenario.Mode.SYNC && s.outsideUsers.entrySet().stream()
-        .anyMatch(u -> u.getValue() < 0 && u.getKey().uses.contains(s.root) && !oracle.owns(s.root, u.getKey()));
+        .anyMatch(u -> u.getValue() < 0 && u.getKey().uses.contains(s.root) && !ownership.owns(s.root, u.getKey()));
+  }
+
+  @Override
+  public List<InUse> expect(Scenario s, Set<SoakObject> cascade) {
+    return pairs(s, cascade, held(s) ? Set.of(s.root) : Set.of());
   }
 
   /**
@@ -35,7 +40,7 @@ final class InUseRules {
    * (not by a user below it, which the root's own deletion removes first, nor one it uses back: a ring
    * of use, released as a unit).
    */
-  List<InUse> pairs(Scenario s, Set<SoakObject> cascade, Set<SoakObject> held) {
+  private List<InUse> pairs(Scenario s, Set<SoakObject> cascade, Set<SoakObject> held) {
     List<InUse> out = new ArrayList<>();
     if (!held.isEmpty() || s.mode() == Scenario.Mode.SYNC) {
       for (SoakObject user : s.outsideUsers.keySet()) {
@@ -51,7 +56,7 @@ final class InUseRules {
     boolean namespace = s.mode() == Scenario.Mode.NAMESPACE && s.optedIn();
     if (orphan || namespace) {
       for (SoakObject user : universe) {
-        if (user.uses.contains(s.root) && !oracle.owns(s.root, user) && !usedFrom(s.root).contains(user)) {
+        if (user.uses.contains(s.root) && !ownership.owns(s.root, user) && !usedFrom(s.root).contains(user)) {
           out.add(new InUse(user, s.root, orphan ? Oracle.ORPHAN_IN_USE : Oracle.NAMESPACE_IN_USE));
         }
       }
