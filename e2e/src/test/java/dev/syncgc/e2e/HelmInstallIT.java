@@ -15,6 +15,7 @@ import dev.syncgc.e2e.support.Helm;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
+import dev.syncgc.e2e.support.OperatorCommand;
 import dev.syncgc.e2e.support.OperatorProcess;
 import dev.syncgc.e2e.support.ProcessRunner;
 import dev.syncgc.e2e.support.ServiceAccounts;
@@ -241,10 +242,10 @@ class HelmInstallIT {
       // (ReleaseIT: it then fails naming them), so its identity is given the rights the README asks for
       operator.stop();
       client.apps().deployments().inNamespace(releaseNamespace).withName(fullname).scale(0);
-      OperatorProcess.Completed released;
+      OperatorCommand.Completed released;
       try {
         grantReleaseRights();
-        released = OperatorProcess.run("helm-install-" + release + "-release", List.of("release"),
+        released = OperatorCommand.run("helm-install-" + release + "-release", List.of("release"),
             Map.of("KUBECONFIG", saKubeconfig.toString(), "SYNCGC_BUILTIN_KINDS", "ConfigMap"), RELEASE_DEADLINE);
       } finally {
         client.rbac().clusterRoleBindings().withName(fullname + "-manual-release").delete();

@@ -12,7 +12,7 @@ import dev.syncgc.e2e.support.GcPolicies;
 import dev.syncgc.e2e.support.MetadataPatches;
 import dev.syncgc.e2e.support.Namespaces;
 import dev.syncgc.e2e.support.ObjectAwaits;
-import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.OperatorCommand;
 import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.SharedOperator;
 import dev.syncgc.e2e.support.SpecNames;
@@ -97,7 +97,7 @@ class ReleaseIT {
           deleting(Widgets.widget(client, ns.name(), "orphan-by-annotation").get())
               && deleting(Widgets.widget(client, ns.name(), "orphan-by-policy").get()));
 
-      OperatorProcess.Completed released = release("release-orphan", Map.of());
+      OperatorCommand.Completed released = release("release-orphan", Map.of());
       assertEquals(0, released.exitCode(), "release exit code; output:\n" + released.output());
 
       await("the owners are gone").atMost(DEADLINE).until(() ->
@@ -132,7 +132,7 @@ class ReleaseIT {
     await("marked as deleted").atMost(DEADLINE)
         .until(() -> deleting(client.leases().inNamespace(ns.name()).withName("untracked-deleted").get()));
 
-    OperatorProcess.Completed released = release("release-untracked", Map.of());
+    OperatorCommand.Completed released = release("release-untracked", Map.of());
 
     assertEquals(0, released.exitCode(), "release exit code; output:\n" + released.output());
     Lease now = client.leases().inNamespace(ns.name()).withName("untracked-alive").get();
@@ -167,7 +167,7 @@ class ReleaseIT {
         .build()).create();
     try {
       Path kubeconfig = ServiceAccounts.kubeconfig(client, ns.name(), name);
-      OperatorProcess.Completed released = release("release-restricted", Map.of("KUBECONFIG", kubeconfig.toString()));
+      OperatorCommand.Completed released = release("release-restricted", Map.of("KUBECONFIG", kubeconfig.toString()));
 
       assertNotEquals(0, released.exitCode(), "a kind it may not list fails the release; output:\n"
           + released.output());
@@ -184,10 +184,10 @@ class ReleaseIT {
 
   // --- helpers
 
-  private static OperatorProcess.Completed release(String name, Map<String, String> env) {
+  private static OperatorCommand.Completed release(String name, Map<String, String> env) {
     Map<String, String> all = new LinkedHashMap<>(TRACKED);
     all.putAll(env);
-    return OperatorProcess.run(name, List.of("release"), all, RELEASE_DEADLINE);
+    return OperatorCommand.run(name, List.of("release"), all, RELEASE_DEADLINE);
   }
 
   private static boolean deleting(HasMetadata o) {

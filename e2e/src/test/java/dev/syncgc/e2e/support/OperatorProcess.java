@@ -12,34 +12,23 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The operator jar run as a separate JVM against the test cluster, as it runs in production (started
- * with faster JVM flags: {@link OperatorJvm}).
- * Output goes to {@code e2e/target/operator-logs/<name>.log}; restarts append to the same file and
- * keep the HTTP port.
+ * The operator jar run as a separate JVM against the test cluster, as it runs in production (launched
+ * as {@link OperatorLaunch} says), and its lifecycle: start, readiness, stop, kill, restart; its HTTP
+ * port and log. Output goes to {@code e2e/target/operator-logs/<name>.log}; restarts append to the
+ * same file and keep the HTTP port. A command run to completion is an {@link OperatorCommand}.
  */
 public final class OperatorProcess implements RunningOperator, AutoCloseable {
   public static final Duration READY_DEADLINE = Duration.ofSeconds(60);
   private static final Duration EXIT_DEADLINE = Duration.ofSeconds(30);
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
-  static {
-    // A test JVM that dies must not leave operators running against the shared cluster.
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly)));
-  }
-
+  private final OperatorLaunch launch;
   private final String name;
-  private final List<String> args;
-  private final Map<String, String> env;
   private final int port;
   private final Path logFile;
   private final HttpClient http =
@@ -47,11 +36,10 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
   private Process process;
 
   private OperatorProcess(String name, List<String> args, Map<String, String> env) {
+    this.launch = new OperatorLaunch(name, args, env);
     this.name = name;
-    this.args = List.copyOf(args);
-    this.env = Map.copyOf(env);
     this.port = freePort();
-    this.logFile = TestCluster.targetDir().resolve("operator-logs").resolve(name + ".log");
+    this.logFile = launch.logFile();
   }
 
   /** Starts the operator (does not wait for readiness; see {@link #awaitReady()}). */
@@ -77,70 +65,7 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
     if (isAlive()) {
       throw new IllegalStateException("operator " + name + " is already running");
     }
-    List<String> command = OperatorJvm.command(operatorJar());
-    command.addAll(List.of("--http-port", String.valueOf(port)));
-    command.addAll(args);
-    try {
-      Files.createDirectories(logFile.getParent());
-      Files.writeString(logFile, "=== " + Instant.now() + " starting: " + String.join(" ", command)
-          + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-      builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
-      builder.environment().putAll(env);
-      process = builder.start();
-      OperatorJvm.started(command, process);
-      LIVE.add(process);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** How a command of the operator jar (e.g. {@code release}) ended, and what this run printed. */
-  public record Completed(int exitCode, String output, Path logFile) {}
-
-  /**
-   * Runs the operator jar with {@code args} (e.g. {@code release}) to completion, as a chart hook
-   * would: {@code KUBECONFIG} is the test cluster's unless {@code env} overrides it. Output goes to
-   * {@code e2e/target/operator-logs/<name>.log}; fails if it does not exit within {@code deadline}.
-   */
-  public static Completed run(String name, List<String> args, Map<String, String> env, Duration deadline) {
-    List<String> command = OperatorJvm.command(operatorJar());
-    command.addAll(args);
-    Path log = TestCluster.targetDir().resolve("operator-logs").resolve(name + ".log");
-    try {
-      Files.createDirectories(log.getParent());
-      long from = Files.exists(log) ? Files.size(log) : 0;
-      Files.writeString(log, "=== " + Instant.now() + " running: " + String.join(" ", command) + "\n",
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-      builder.environment().put("KUBECONFIG", TestCluster.get().kubeconfig().toString());
-      builder.environment().putAll(env);
-      Process p = builder.start();
-      OperatorJvm.started(command, p);
-      LIVE.add(p);
-      try {
-        if (!p.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
-          p.destroyForcibly().waitFor();
-          throw new AssertionError(String.join(" ", args) + " did not exit within " + deadline
-              + "\n" + Logs.tail(log, 40));
-        }
-      } finally {
-        LIVE.remove(p);
-      }
-      byte[] all = Files.readAllBytes(log);
-      String output = new String(all, (int) from, all.length - (int) from, StandardCharsets.UTF_8);
-      return new Completed(p.exitValue(), output, log);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    process = launch.start("starting", List.of("--http-port", String.valueOf(port)), ProcessBuilder.Redirect.PIPE);
   }
 
   /** Waits until {@code /readyz} answers 200; fails at once, with the log's tail, if the process exits. */
@@ -287,20 +212,9 @@ public final class OperatorProcess implements RunningOperator, AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     } finally {
-      LIVE.remove(process);
+      OperatorLaunch.ended(process);
     }
     return process.exitValue();
-  }
-
-  private static Path operatorJar() {
-    String jar = System.getProperty("syncgc.operatorJar");
-    Path path = jar != null ? Path.of(jar)
-        : TestCluster.repoRoot().resolve("operator/target/syncgc-operator.jar");
-    if (!Files.isRegularFile(path)) {
-      throw new IllegalStateException("operator jar not found: " + path
-          + " (build it with: mvn -pl operator -am package -DskipTests)");
-    }
-    return path;
   }
 
   private static int freePort() {
