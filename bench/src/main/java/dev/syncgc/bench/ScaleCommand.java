@@ -1,19 +1,11 @@
 package dev.syncgc.bench;
 
-import dev.syncgc.core.model.Names;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -26,8 +18,7 @@ import picocli.CommandLine.Option;
 final class ScaleCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(ScaleCommand.class);
   static final List<String> HEADER = List.of("figure", "repetition", "value");
-  private static final String RUN = "scale";
-  private static final String OWNER_LABEL = "bench.syncgc.dev/owner";
+  static final String RUN = "scale";
 
   @Mixin Options opts;
 
@@ -131,14 +122,15 @@ final class ScaleCommand implements Callable<Integer> {
         reuse ? "watching kube-public only" : "empty cluster", Fmt.mib(baseline), Fmt.count(graphBaseline));
     syncgc.stop();
 
+    ScaleObjects tracked = new ScaleObjects(cluster, objects, namespaces, dependents);
     int created;
     if (reuse) {
-      created = existing(cluster);
+      created = tracked.existing();
       add("objects", 0, created);
       log.info("reusing {} objects left in the cluster", Fmt.count(created));
     } else {
       long t0 = System.nanoTime();
-      created = create(cluster, pool);
+      created = tracked.create(pool);
       double createSeconds = (System.nanoTime() - t0) / 1e9;
       add("objects", 0, created);
       add("create_seconds", 0, createSeconds);
@@ -160,6 +152,7 @@ final class ScaleCommand implements Callable<Integer> {
     if (cluster.client.namespaces().withName(latencyNs).get() == null) { // --reuse: the --keep run's is left
       cluster.createNamespace(latencyNs, RUN);
     }
+    LatencyProbe probe = new LatencyProbe(cluster, latencyNs, latencyDependents);
     for (int rep = 1; rep <= repetitions; rep++) {
       syncgc.start();
       Duration ready = syncgc.awaitReady(Duration.ofMinutes(15));
@@ -182,7 +175,7 @@ final class ScaleCommand implements Callable<Integer> {
           Math.round((heap - baseline) / created));
       if (rep == repetitions) {
         for (int i = 1; i <= latencySamples; i++) {
-          double latency = latency(cluster, latencyNs, i);
+          double latency = probe.measure(i);
           add("latency_seconds", i, latency);
           log.info("latency {}: owner's DELETE to first dependent marked or gone: {} ms", i,
               Math.round(latency * 1000));
@@ -223,120 +216,5 @@ final class ScaleCommand implements Callable<Integer> {
     row.put("repetition", repetition);
     row.put("value", Fmt.plain(value, 6));
     csv.add(row);
-  }
-
-  /** Owners first (all namespaces), then their dependents; returns how many objects were created. */
-  private int create(Cluster cluster, Parallel pool) {
-    int perNamespace = (int) Math.ceil(objects / (double) namespaces);
-    int ownersPerNamespace = (int) Math.ceil(perNamespace / (double) (dependents + 1));
-    List<String> nss = new ArrayList<>();
-    for (int n = 0; n < namespaces; n++) {
-      String ns = "syncgc-bench-scale-" + n;
-      cluster.createNamespace(ns, RUN);
-      nss.add(ns);
-    }
-    AtomicInteger done = new AtomicInteger();
-    int step = Math.max(1, objects / 10);
-    Runnable progress = () -> {
-      int d = done.incrementAndGet();
-      if (d % step == 0) {
-        log.info("created {} of {}", Fmt.count(d), Fmt.count(objects));
-      }
-    };
-    int owners = ownersPerNamespace * namespaces;
-    List<String> ownerUids = pool.map(owners, i -> {
-      String uid = cluster.api.create(BenchCrd.item(nss.get(i % namespaces), "o-" + i / namespaces, List.of(),
-          Map.of(), Map.of(), i));
-      progress.run();
-      return uid;
-    });
-    int remaining = objects - owners;
-    pool.map(Math.max(0, remaining), i -> {
-      int owner = (i / dependents) % owners; // owner index: namespace owner % namespaces, name o-(owner / namespaces)
-      String ns = nss.get(owner % namespaces);
-      String ownerName = "o-" + owner / namespaces;
-      cluster.api.create(BenchCrd.item(ns, "d-" + i, List.of(BenchCrd.owner(ownerName, ownerUids.get(owner))),
-          Map.of(), Map.of(), i));
-      progress.run();
-      return null;
-    });
-    return Math.max(objects, owners);
-  }
-
-  /** The bench items a `--keep` run left in the scale namespaces. */
-  private int existing(Cluster cluster) {
-    long n = 0;
-    for (int i = 0; i < namespaces; i++) {
-      n += cluster.remainingItems("syncgc-bench-scale-" + i);
-    }
-    if (n == 0) {
-      throw new IllegalStateException("--reuse: no bench items in syncgc-bench-scale-0.." + (namespaces - 1)
-          + "; run `scale --keep` with the same --namespaces first");
-    }
-    return Math.toIntExact(n);
-  }
-
-  /** Seconds from an owner's DELETE until the first of its dependents is marked for deletion or gone. */
-  private double latency(Cluster cluster, String ns, int sample) throws InterruptedException {
-    String owner = "lat-" + sample;
-    var items = cluster.client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(ns);
-    String uid = cluster.api.create(BenchCrd.item(ns, owner, List.of(),
-        Map.of(Names.PROPAGATION, "Synchronous"), Map.of(), 0));
-    for (int k = 0; k < latencyDependents; k++) {
-      cluster.api.create(BenchCrd.item(ns, owner + "-" + k, List.of(BenchCrd.owner(owner, uid)), Map.of(),
-          Map.of(OWNER_LABEL, owner), k));
-    }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (true) {
-      GenericKubernetesResource r = items.withName(owner).get();
-      if (r != null && r.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-        break;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("syncgc did not put its finalizer on " + ns + "/" + owner + " in 120 s");
-      }
-      Thread.sleep(50);
-    }
-    Thread.sleep(1000); // syncgc sees the dependents
-    CountDownLatch added = new CountDownLatch(latencyDependents);
-    CountDownLatch first = new CountDownLatch(1);
-    long[] firstNanos = new long[1];
-    Watch watch = items.withLabel(OWNER_LABEL, owner).watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, GenericKubernetesResource r) {
-        long now = System.nanoTime();
-        boolean marked = action == Action.DELETED || r.getMetadata().getDeletionTimestamp() != null;
-        if (marked) {
-          synchronized (firstNanos) {
-            if (first.getCount() > 0) {
-              firstNanos[0] = now;
-              first.countDown();
-            }
-          }
-        } else if (action == Action.ADDED) {
-          added.countDown();
-        }
-      }
-
-      @Override
-      public void onClose(WatcherException cause) {}
-    });
-    try {
-      if (!added.await(60, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("watch of the dependents of " + owner + " delivered nothing");
-      }
-      long start = System.nanoTime();
-      cluster.api.delete(ns, owner, uid, "Background");
-      if (!first.await(120, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("no dependent of " + owner + " deleted within 120 s");
-      }
-      double seconds = (firstNanos[0] - start) / 1e9;
-      while (items.withName(owner).get() != null && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(120)) {
-        Thread.sleep(100);
-      }
-      return seconds;
-    } finally {
-      watch.close();
-    }
   }
 }
