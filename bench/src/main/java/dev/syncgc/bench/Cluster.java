@@ -1,6 +1,8 @@
 package dev.syncgc.bench;
 
+import dev.syncgc.core.model.Names;
 import dev.syncgc.kube.ClientConfigs;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -129,6 +131,22 @@ final class Cluster implements AutoCloseable {
     }
     Long more = list.getMetadata().getRemainingItemCount();
     return 1 + (more == null ? 0 : more);
+  }
+
+  /** Waits (up to 120 s) until syncgc has put its finalizer on the bench item {@code namespace/name}. */
+  void awaitFinalizer(String namespace, String name) throws InterruptedException {
+    var item = client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(namespace).withName(name);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (true) {
+      GenericKubernetesResource r = item.get();
+      if (r != null && r.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("syncgc did not put its finalizer on " + namespace + "/" + name + " in 120 s");
+      }
+      Thread.sleep(50);
+    }
   }
 
   /** The names of the bench objects left in a namespace. */

@@ -39,16 +39,7 @@ final class LatencyProbe {
           Map.of(OWNER_LABEL, owner), k));
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (true) {
-      GenericKubernetesResource r = items.withName(owner).get();
-      if (r != null && r.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-        break;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("syncgc did not put its finalizer on " + ns + "/" + owner + " in 120 s");
-      }
-      Thread.sleep(50);
-    }
+    cluster.awaitFinalizer(ns, owner);
     Thread.sleep(1000); // syncgc sees the dependents
     CountDownLatch added = new CountDownLatch(dependents);
     CountDownLatch first = new CountDownLatch(1);

@@ -1,7 +1,6 @@
 package dev.syncgc.bench;
 
 import dev.syncgc.core.model.Names;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -65,19 +64,7 @@ final class SyncgcContender implements Contender {
 
   @Override
   public void prepare(Context ctx, Tree tree, double graphBefore) throws InterruptedException {
-    var root = ctx.cluster().client.genericKubernetesResources(BenchCrd.CONTEXT).inNamespace(tree.namespace())
-        .withName("root");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (true) {
-      GenericKubernetesResource r = root.get();
-      if (r != null && r.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-        break;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("syncgc did not put its finalizer on " + tree.namespace() + "/root in 120 s");
-      }
-      Thread.sleep(50);
-    }
+    ctx.cluster().awaitFinalizer(tree.namespace(), "root");
     // The operator's graph holds the whole tree (its watch may lag behind our creates). The graph also
     // loses the ConfigMaps of earlier runs' namespaces while they are deleted: allow for a few.
     long graphDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
