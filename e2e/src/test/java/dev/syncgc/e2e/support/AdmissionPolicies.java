@@ -50,13 +50,6 @@ public final class AdmissionPolicies {
           validations:
           - expression: "!has(oldObject.metadata.labels) || !('%4$s' in oldObject.metadata.labels)"
             message: "%6$s"
-        ---
-        apiVersion: admissionregistration.k8s.io/v1
-        kind: ValidatingAdmissionPolicyBinding
-        metadata: {name: %1$s}
-        spec:
-          policyName: %1$s
-          validationActions: [Deny]
         """.formatted(name, group, resource, PROTECTED, scope, MESSAGE);
     return apply(client, name, yaml, refusesNow);
   }
@@ -89,6 +82,13 @@ public final class AdmissionPolicies {
                    !oldObject.metadata.ownerReferences.exists(r, r.uid == u)
                    || (has(object.metadata.ownerReferences) && object.metadata.ownerReferences.exists(r, r.uid == u)))
             message: "this owner reference is pinned (e2e)"
+        """.formatted(name, "test.syncgc.dev", annotation);
+    return apply(client, name, yaml, refusesNow);
+  }
+
+  /** Applies the ValidatingAdmissionPolicy {@code name} ({@code yaml}) and a binding of it that denies what it refuses. */
+  private static Policy apply(KubernetesClient client, String name, String yaml, BooleanSupplier refusesNow) {
+    String bound = yaml + """
         ---
         apiVersion: admissionregistration.k8s.io/v1
         kind: ValidatingAdmissionPolicyBinding
@@ -96,12 +96,8 @@ public final class AdmissionPolicies {
         spec:
           policyName: %1$s
           validationActions: [Deny]
-        """.formatted(name, "test.syncgc.dev", annotation);
-    return apply(client, name, yaml, refusesNow);
-  }
-
-  private static Policy apply(KubernetesClient client, String name, String yaml, BooleanSupplier refusesNow) {
-    client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).forceConflicts().serverSideApply();
+        """.formatted(name);
+    client.load(new ByteArrayInputStream(bound.getBytes(StandardCharsets.UTF_8))).forceConflicts().serverSideApply();
     Policy policy = () -> client.load(new ByteArrayInputStream(("""
         apiVersion: admissionregistration.k8s.io/v1
         kind: ValidatingAdmissionPolicyBinding
