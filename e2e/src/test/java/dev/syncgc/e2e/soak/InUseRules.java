@@ -1,11 +1,8 @@
 package dev.syncgc.e2e.soak;
 
 import dev.syncgc.e2e.soak.Oracle.InUse;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -66,15 +63,6 @@ final class InUseRules implements Rule<List<InUse>> {
 
   /** What {@code from} uses, directly or through what it uses. */
   private static Set<SoakObject> usedFrom(SoakObject from) {
-    Set<SoakObject> seen = new HashSet<>();
-    Deque<SoakObject> todo = new ArrayDeque<>(List.of(from));
-    while (!todo.isEmpty()) {
-      for (SoakObject u : todo.pop().uses) {
-        if (seen.add(u)) {
-          todo.push(u);
-        }
-      }
-    }
-    return seen;
+    return Walk.from(from, o -> o.uses);
   }
 }

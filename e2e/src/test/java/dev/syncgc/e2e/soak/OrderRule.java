@@ -2,9 +2,7 @@ package dev.syncgc.e2e.soak;
 
 import dev.syncgc.e2e.soak.Oracle.Before;
 import dev.syncgc.e2e.soak.Oracle.Unjudged;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -127,15 +125,8 @@ final class OrderRule implements Rule<OrderRule.Order> {
     Map<SoakObject, Integer> counts = new HashMap<>();
     for (SoakObject c : children) {
       int wave = wave(c);
-      Set<SoakObject> seen = new HashSet<>(List.of(c));
-      Deque<SoakObject> todo = new ArrayDeque<>(List.of(c));
-      while (!todo.isEmpty()) {
-        for (SoakObject other : usesBelow.get(todo.pop())) {
-          if (seen.add(other)) {
-            wave = Math.max(wave, wave(other));
-            todo.push(other);
-          }
-        }
+      for (SoakObject other : Walk.from(c, usesBelow::get)) {
+        wave = Math.max(wave, wave(other));
       }
       counts.put(c, wave);
     }

@@ -1,9 +1,7 @@
 package dev.syncgc.e2e.soak;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -37,14 +35,7 @@ final class Ownership {
   /** The root and everything below it through valid references. */
   Set<SoakObject> reachable(SoakObject root) {
     Set<SoakObject> seen = new LinkedHashSet<>(List.of(root));
-    Deque<SoakObject> todo = new ArrayDeque<>(List.of(root));
-    while (!todo.isEmpty()) {
-      for (SoakObject d : dependents(todo.pop())) {
-        if (seen.add(d)) {
-          todo.push(d);
-        }
-      }
-    }
+    seen.addAll(Walk.from(root, this::dependents));
     return seen;
   }
 

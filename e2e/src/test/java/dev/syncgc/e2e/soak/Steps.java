@@ -1,10 +1,7 @@
 package dev.syncgc.e2e.soak;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,20 +63,7 @@ final class Steps {
   }
 
   boolean reaches(Step from, Step to) {
-    Set<Step> known = reach.get(from);
-    if (known == null) {
-      known = new HashSet<>();
-      Deque<Step> todo = new ArrayDeque<>(List.of(from));
-      while (!todo.isEmpty()) {
-        for (Step n : next.getOrDefault(todo.pop(), List.of())) {
-          if (known.add(n)) {
-            todo.push(n);
-          }
-        }
-      }
-      reach.put(from, known);
-    }
-    return known.contains(to);
+    return reach.computeIfAbsent(from, f -> Walk.from(f, s -> next.getOrDefault(s, List.of()))).contains(to);
   }
 
   /**
@@ -96,17 +80,6 @@ final class Steps {
   }
 
   private Set<SoakObject> usedFrom(SoakObject from) {
-    return reachByUse.computeIfAbsent(from, f -> {
-      Set<SoakObject> seen = new HashSet<>();
-      Deque<SoakObject> todo = new ArrayDeque<>(List.of(f));
-      while (!todo.isEmpty()) {
-        for (SoakObject u : uses(todo.pop())) {
-          if (seen.add(u)) {
-            todo.push(u);
-          }
-        }
-      }
-      return seen;
-    });
+    return reachByUse.computeIfAbsent(from, f -> Walk.from(f, this::uses));
   }
 }
