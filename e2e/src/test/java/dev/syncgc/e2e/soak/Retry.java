@@ -42,10 +42,14 @@ final class Retry {
     });
   }
 
-  /** No answer at all, a 5xx, or a 429: the server (or the path to it) is away for now. */
+  /**
+   * No answer at all, a 5xx, or a 429: the server (or the path to it) is away for now. The client
+   * reports a request that got no answer (a connection closed while kube-apiserver restarts) with
+   * code -1 or 0.
+   */
   static boolean outage(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof KubernetesClientException k && k.getCode() != 0) {
+      if (t instanceof KubernetesClientException k && k.getCode() > 0) {
         return k.getCode() >= 500 || k.getCode() == 429;
       }
     }
