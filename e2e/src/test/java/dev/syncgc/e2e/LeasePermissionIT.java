@@ -3,7 +3,7 @@ package dev.syncgc.e2e;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.syncgc.e2e.support.OperatorProcess;
+import dev.syncgc.e2e.support.OperatorCommand;
 import dev.syncgc.e2e.support.ServiceAccounts;
 import dev.syncgc.e2e.support.TestCluster;
 import dev.syncgc.e2e.support.TestNamespace;
@@ -31,7 +31,7 @@ class LeasePermissionIT {
     try {
       // what the operator reads and writes for ConfigMaps, its policies and Events: not Leases
       Path kubeconfig = ServiceAccounts.boundTo(client, ns.name(), name, ServiceAccounts.configMapsOnly());
-      OperatorProcess.Completed run = OperatorProcess.run("no-lease", List.of("--leader-election",
+      OperatorCommand.Completed run = OperatorCommand.run("no-lease", List.of("--leader-election",
           "--leader-election-namespace", ns.name(), "--http-address", "127.0.0.1", "--http-port", "0"),
           Map.of("KUBECONFIG", kubeconfig.toString(), "SYNCGC_BUILTIN_KINDS", "ConfigMap"), EXIT_DEADLINE);
 
