@@ -76,7 +76,7 @@ class RelistIT {
       // the operator as a ServiceAccount: its own rights, and those on Gizmos apart
       client.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
           .withName(operatorName).endMetadata().build()).create();
-      clusterRole(operatorName, operatorName, operatorRules(), ns, cleanUp);
+      clusterRole(operatorName, operatorName, ServiceAccounts.configMapsOnly(), ns, cleanUp);
       clusterRole(gizmoRights, operatorName, List.of(new PolicyRuleBuilder().withApiGroups(group).withResources("gizmos")
           .withVerbs("get", "list", "watch", "patch", "delete").build()), ns, cleanUp);
       Path kubeconfig = ServiceAccounts.kubeconfig(client, ns.name(), operatorName);
@@ -147,22 +147,6 @@ class RelistIT {
       io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
       io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> gizmos(String group, String version) {
     return client.genericKubernetesResources(context(group, version));
-  }
-
-  /** What the operator needs besides the Gizmos, tracking ConfigMaps (as the chart's ClusterRole). */
-  private static List<PolicyRule> operatorRules() {
-    return List.of(
-        new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
-            .withVerbs("get", "list", "watch", "patch", "delete").build(),
-        new PolicyRuleBuilder().withApiGroups("apiextensions.k8s.io").withResources("customresourcedefinitions")
-            .withVerbs("get", "list", "watch").build(),
-        new PolicyRuleBuilder().withApiGroups("").withResources("namespaces").withVerbs("get", "list", "watch").build(),
-        new PolicyRuleBuilder().withApiGroups("", "events.k8s.io").withResources("events")
-            .withVerbs("create", "patch").build(),
-        new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies")
-            .withVerbs("get", "list", "watch").build(),
-        new PolicyRuleBuilder().withApiGroups("syncgc.dev").withResources("garbagecollectionpolicies/status")
-            .withVerbs("get", "update", "patch").build());
   }
 
   private void clusterRole(String name, String account, List<PolicyRule> rules, TestNamespace ns,
