@@ -8,14 +8,10 @@ import dev.syncgc.kube.DiscoverySource;
 import dev.syncgc.kube.KubeApi;
 import dev.syncgc.kube.Answer;
 import dev.syncgc.kube.ApiResult;
-import dev.syncgc.kube.MetadataReader;
 import dev.syncgc.kube.ObjectWrites;
 import dev.syncgc.kube.TrackedKind;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -155,55 +151,21 @@ public final class Uninstall {
   }
 
   private Summary sweep(Scope scope, Released released, boolean grantedKindsOnly) {
-    ListableKinds.Found found = ListableKinds.read(served);
-    List<String> notListed = new ArrayList<>(found.unreadable());
-    List<String> notGranted = new ArrayList<>();
-    MetadataReader reader = new MetadataReader();
-    Map<String, Held> held = new LinkedHashMap<>();
-    for (TrackedKind kind : found.kinds()) {
-      if (scope.coversEvery(kind)) {
-        continue;
-      }
-      try {
-        api.listAllMetadata(kind, null, item -> {
-          if (item.getMetadata() != null && item.getMetadata().getUid() != null
-              && item.getMetadata().getFinalizers().contains(Names.FINALIZER)) {
-            ObjectMetadata meta = reader.read(kind, item);
-            String why = scope.outside(kind, meta);
-            if (why != null) {
-              held.put(meta.uid(), new Held(kind, meta, why));
-            }
-          }
-        });
-      } catch (KubernetesClientException e) {
-        if (e.getCode() == 404) {
-          log.info("kind={} is no longer served; none of its objects is left", kind);
-          continue;
-        }
-        if (e.getCode() == 403 && grantedKindsOnly) {
-          notGranted.add(ListableKinds.name(kind));
-          continue;
-        }
-        notListed.add(ListableKinds.name(kind) + " (" + (e.getCode() == 403 ? "forbidden"
-            : e.getCode() == 0 ? "no answer" : "HTTP " + e.getCode()) + ")");
-        if (e.getCode() == 403) {
-          log.debug("cannot list kind={}: forbidden", kind); // all named in one line at the end
-        } else {
-          log.warn("cannot list kind={} code={} error=\"{}\"", kind, e.getCode(), e.getMessage());
-        }
-      }
-    }
+    FinalizedObjects found = FinalizedObjects.find(api, served, scope, grantedKindsOnly);
+    Map<String, FinalizedObjects.Held> held = found.held();
+    List<String> notListed = found.notListed();
+    List<String> notGranted = found.notGranted();
     if (held.isEmpty()) {
       return new Summary(0, 0, 0, List.copyOf(notListed), List.copyOf(notGranted));
     }
     PoliciesInForce policies = PoliciesInForce.load(client);
     Function<ObjectMetadata, SettingsInForce> inForce =
-        SettingsInForce.resolver(policies.store::settingsOf, uid -> held.containsKey(uid) ? held.get(uid).meta : null);
+        SettingsInForce.resolver(policies.store::settingsOf, uid -> held.containsKey(uid) ? held.get(uid).meta() : null);
     Set<String> foreground = new HashSet<>();
-    for (Held h : held.values()) {
-      if (h.meta.beingDeleted() && policies.undecided(h.meta) == null
-          && Handover.of(h.meta, inForce.apply(h.meta)) == Handover.FOREGROUND) {
-        foreground.add(h.meta.uid());
+    for (FinalizedObjects.Held h : held.values()) {
+      if (h.meta().beingDeleted() && policies.undecided(h.meta()) == null
+          && Handover.of(h.meta(), inForce.apply(h.meta())) == Handover.FOREGROUND) {
+        foreground.add(h.meta().uid());
       }
     }
     KeptDependents kept = foreground.isEmpty() ? KeptDependents.NONE
@@ -211,7 +173,7 @@ public final class Uninstall {
     int unfinalized = 0;
     int handedOver = 0;
     int failed = 0;
-    for (Held h : held.values()) {
+    for (FinalizedObjects.Held h : held.values()) {
       Left left = release(h, inForce, policies, kept, released);
       switch (left) {
         case UNFINALIZED -> unfinalized++;
@@ -222,8 +184,6 @@ public final class Uninstall {
     return new Summary(unfinalized, handedOver, failed, List.copyOf(notListed), List.copyOf(notGranted));
   }
 
-  private record Held(TrackedKind kind, ObjectMetadata meta, String why) {}
-
   /**
    * What became of one object: its finalizer removed and nothing else (not being deleted, or nothing
    * telling a propagation), deleted again with its propagation in force before the finalizer went, or
@@ -231,15 +191,15 @@ public final class Uninstall {
    */
   private enum Left { UNFINALIZED, DELETED_WITH_ITS_PROPAGATION, FAILED }
 
-  private Left release(Held h, Function<ObjectMetadata, SettingsInForce> inForce, PoliciesInForce policies,
-      KeptDependents kept, Released released) {
-    TrackedKind kind = h.kind;
-    ObjectMetadata object = h.meta;
+  private Left release(FinalizedObjects.Held h, Function<ObjectMetadata, SettingsInForce> inForce,
+      PoliciesInForce policies, KeptDependents kept, Released released) {
+    TrackedKind kind = h.kind();
+    ObjectMetadata object = h.meta();
     ObjectRef ref = object.ref();
-    String because = h.why.isEmpty() ? "" : " (" + h.why + ")";
+    String because = h.why().isEmpty() ? "" : " (" + h.why() + ")";
     if (!object.beingDeleted()) {
       if (removeFinalizer(kind, object, "released" + because)) {
-        released.released(kind, object, h.why, "its finalizer was removed");
+        released.released(kind, object, h.why(), "its finalizer was removed");
         return Left.UNFINALIZED;
       }
       return Left.FAILED;
@@ -269,7 +229,7 @@ public final class Uninstall {
       }
     }
     if (removeFinalizer(kind, object, done + because)) {
-      released.released(kind, object, h.why, done);
+      released.released(kind, object, h.why(), done);
       return Left.DELETED_WITH_ITS_PROPAGATION;
     }
     return Left.FAILED;
