@@ -50,13 +50,14 @@ public final class CrdKinds implements AutoCloseable {
 
   /** The kind of an established CRD (terminating or not), at its storage version. */
   public static Optional<TrackedKind> kindOf(CustomResourceDefinition crd) {
-    boolean established = crd.getStatus() != null && crd.getStatus().getConditions() != null
+    return established(crd) ? anyKindOf(crd) : Optional.empty();
+  }
+
+  /** Whether the API server serves the CRD's kind: its {@code Established} condition is true. */
+  public static boolean established(CustomResourceDefinition crd) {
+    return crd.getStatus() != null && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-    if (!established) {
-      return Optional.empty();
-    }
-    return anyKindOf(crd);
   }
 
   private static Optional<TrackedKind> anyKindOf(CustomResourceDefinition crd) {

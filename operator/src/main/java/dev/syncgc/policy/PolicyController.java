@@ -1,5 +1,6 @@
 package dev.syncgc.policy;
 
+import dev.syncgc.kube.CrdKinds;
 import dev.syncgc.metrics.SyncgcMetrics;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -145,10 +146,9 @@ public final class PolicyController implements AutoCloseable {
     policies.replaceAll(List.of());
   }
 
+  /** The CRD exists, is not being deleted, and its kind is served. */
   private static boolean established(CustomResourceDefinition crd) {
-    return crd != null && crd.getMetadata().getDeletionTimestamp() == null && crd.getStatus() != null
-        && crd.getStatus().getConditions().stream()
-            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+    return crd != null && crd.getMetadata().getDeletionTimestamp() == null && CrdKinds.established(crd);
   }
 
   @Override
